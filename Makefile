@@ -1,0 +1,65 @@
+# Pocket dice firmware: every command runs from a local venv built from tools/requirements.txt.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+BOARD ?= esp32_devkit
+PORT ?= /dev/ttyUSB0
+HEAP ?=
+WINDOW ?=
+FS ?= .sim
+QUICK ?=
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+
+.PHONY: help venv sim test test-fast bench build deploy image flash repl check screenshots clean
+
+help:
+	@echo "make sim [HEAP=64k] [PY=cpython] [WINDOW=1] [BOARD=sim]  play on this computer"
+	@echo "make test                        every test (CPython + MicroPython unix port)"
+	@echo "make bench [QUICK=1]             memory and speed figures -> bench/results.md"
+	@echo "make build|deploy|image|flash BOARD=x [PORT=...]   put it on a board"
+	@echo "make check                       type-check against ESP32 stubs, lint"
+
+venv: $(STAMP)
+$(STAMP): tools/requirements.txt
+	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -q -r tools/requirements.txt
+	touch $@
+
+sim: $(STAMP)
+	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))
+
+test: $(STAMP)
+	$(VPY) tools/check_board.py
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests
+
+test-fast: $(STAMP)
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -x -q -m "not slow"
+
+bench: $(STAMP)
+	$(VPY) tools/bench.py $(if $(QUICK),--quick)
+
+build: $(STAMP)
+	$(VPY) tools/build.py --board $(BOARD)
+
+deploy: $(STAMP)
+	$(VPY) tools/deploy.py --board $(BOARD) --port $(PORT)
+
+image: $(STAMP)
+	$(VPY) tools/image.py --board $(BOARD)
+
+flash: $(STAMP)
+	$(VPY) tools/image.py --board $(BOARD) --flash --port $(PORT) --firmware $(FIRMWARE)
+
+repl: $(STAMP)
+	$(VENV)/bin/mpremote connect $(PORT) repl
+
+check: $(STAMP)
+	$(VPY) tools/check.py
+
+screenshots: $(STAMP)
+	$(VPY) tools/screens.py --out screenshots
+
+clean:
+	rm -rf build .pytest_cache .hypothesis
