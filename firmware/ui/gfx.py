@@ -1,0 +1,216 @@
+"""Drawing helpers for the 128x64 screen, on any framebuf-like object.
+
+Only these FrameBuffer methods are used: fill, pixel, fill_rect, rect, hline, vline.
+Nothing here allocates while drawing (str iteration of ASCII text does not allocate
+under MicroPython), so screens may redraw every frame during animations.
+
+Stable API (the Frenzy screens use it too):
+  W, H                      screen size (128, 64)
+  SMALL, MEDIUM             fonts: (data, widths, height); SMALL is 5 px high (line
+                            pitch 6), MEDIUM 7 px (pitch 9). Upper case only: lower
+                            case letters are drawn upper case. In SMALL, '@' is a pawn.
+                            In MEDIUM, '^' is a multiplication cross (for "2^" = 2x).
+  text(fb, s, x, y, c=1, f=SMALL, scale=1) -> x after the text (draws s: str or bytes)
+  width(s, f=SMALL, scale=1) -> pixel width of s (no trailing gap)
+  center(fb, s, y, c=1, f=SMALL, scale=1, x0=0, w=W) -> left x used
+  right(fb, s, xr, y, c=1, f=SMALL, scale=1) -> left x used (text ends at xr - 1)
+  big(fb, s, x, y, c=1) -> x after; MEDIUM at scale 2: 10x14 digits for scores
+  big_center(fb, s, y, c=1, x0=0, w=W)
+  label(fb, s, x, y, f=SMALL) -> width; inverted text on a filled box (1 px margin)
+  banner(fb, s, y, f=MEDIUM, h=0) full-width inverted bar, text centred (h=0: fit font)
+  box(fb, x, y, w, h, c=1) outline with rounded (cut) corners
+  die(fb, x, y, v, size=DIE_L, inv=False) a die: v 1-6 pips, TWOX (7) "2x",
+                            WILD (8) "W", 0 blank, anything else "?"; inv = filled
+                            (white die, black pips: the "set aside" look)
+  DIE_L = 17, DIE_S = 12    die sizes (square)
+  mark(fb, x, y, w) set-aside mark: a 2-px bar of width w at (x, y)
+  caret(fb, x, y, w) selection cursor: an up-pointing 5x3 triangle centred in w at y
+  arrow(fb, x, y, c=1) right-pointing 3x5 triangle (menu cursor) with top-left (x, y)
+  pawn(fb, x, y, c=1) 3x5 pawn;  pawn_big(fb, x, y, c=1) 5x8 pawn
+  bar(fb, x, y, w, h, num, den) outlined bar filled num/den
+  hrule(fb, y) dotted horizontal rule across the screen
+"""
+from ui import font
+
+W = 128
+H = 64
+SMALL = (font.SMALL, font.SMALL_W, 5)
+MEDIUM = (font.MEDIUM, font.MEDIUM_W, 7)
+DIE_L = 17
+DIE_S = 12
+TWOX = 7
+WILD = 8
+
+# Pip layouts per face: bits 0 TL, 1 TR, 2 ML, 3 MR, 4 BL, 5 BR, 6 centre.
+_PIPS = b"\x00\x40\x12\x52\x33\x73\x3f"
+
+
+def _code(ch):
+    o = ch if isinstance(ch, int) else ord(ch)
+    if 97 <= o <= 122:
+        o -= 32
+    if o < 32 or o > 95:
+        o = 63  # '?'
+    return o - 32
+
+
+def width(s, f=SMALL, scale=1):
+    widths = f[1]
+    n = 0
+    for ch in s:
+        w = widths[_code(ch)]
+        if not w:
+            w = widths[31]
+        n += w + 1
+    return (n - 1) * scale if n else 0
+
+
+def text(fb, s, x, y, c=1, f=SMALL, scale=1):
+    data, widths, _h = f
+    for ch in s:
+        i = _code(ch)
+        w = widths[i]
+        if not w:
+            i = 31
+            w = widths[31]
+        base = i * 5
+        for col in range(w):
+            bits = data[base + col]
+            yy = y
+            while bits:
+                if bits & 1:
+                    run = 0
+                    while bits & 1:
+                        run += 1
+                        bits >>= 1
+                    fb.fill_rect(x, yy, scale, run * scale, c)
+                    yy += run * scale
+                else:
+                    bits >>= 1
+                    yy += scale
+            x += scale
+        x += scale
+    return x
+
+
+def center(fb, s, y, c=1, f=SMALL, scale=1, x0=0, w=W):
+    x = x0 + (w - width(s, f, scale)) // 2
+    text(fb, s, x, y, c, f, scale)
+    return x
+
+
+def right(fb, s, xr, y, c=1, f=SMALL, scale=1):
+    x = xr - width(s, f, scale)
+    text(fb, s, x, y, c, f, scale)
+    return x
+
+
+def big(fb, s, x, y, c=1):
+    return text(fb, s, x, y, c, MEDIUM, 2)
+
+
+def big_center(fb, s, y, c=1, x0=0, w=W):
+    return center(fb, s, y, c, MEDIUM, 2, x0, w)
+
+
+def label(fb, s, x, y, f=SMALL):
+    w = width(s, f) + 2
+    fb.fill_rect(x, y, w, f[2] + 2, 1)
+    text(fb, s, x + 1, y + 1, 0, f)
+    return w
+
+
+def banner(fb, s, y, f=MEDIUM, h=0):
+    if not h:
+        h = f[2] + 4
+    fb.fill_rect(0, y, W, h, 1)
+    center(fb, s, y + (h - f[2]) // 2, 0, f)
+
+
+def box(fb, x, y, w, h, c=1):
+    fb.hline(x + 1, y, w - 2, c)
+    fb.hline(x + 1, y + h - 1, w - 2, c)
+    fb.vline(x, y + 1, h - 2, c)
+    fb.vline(x + w - 1, y + 1, h - 2, c)
+
+
+def die(fb, x, y, v, size=DIE_L, inv=False):
+    fg = 0 if inv else 1
+    bg = 1 - fg
+    fb.fill_rect(x + 1, y + 1, size - 2, size - 2, bg)
+    box(fb, x, y, size, size, 1)
+    if size >= DIE_L:
+        p, a, m, b = 3, 3, 7, 11
+    else:
+        p, a, m, b = 2, 2, 5, 8
+    if 1 <= v <= 6:
+        bits = _PIPS[v]
+        if bits & 1:
+            fb.fill_rect(x + a, y + a, p, p, fg)
+        if bits & 2:
+            fb.fill_rect(x + b, y + a, p, p, fg)
+        if bits & 4:
+            fb.fill_rect(x + a, y + m, p, p, fg)
+        if bits & 8:
+            fb.fill_rect(x + b, y + m, p, p, fg)
+        if bits & 16:
+            fb.fill_rect(x + a, y + b, p, p, fg)
+        if bits & 32:
+            fb.fill_rect(x + b, y + b, p, p, fg)
+        if bits & 64:
+            fb.fill_rect(x + m, y + m, p, p, fg)
+        return
+    if v == 0:
+        return
+    s = "2^" if v == TWOX else ("W" if v == WILD else "?")
+    f = MEDIUM if size >= DIE_L else SMALL
+    if v == TWOX and f is SMALL:
+        s = "2X"
+    tw = width(s, f)
+    text(fb, s, x + (size - tw) // 2, y + (size - f[2]) // 2, fg, f)
+
+
+def mark(fb, x, y, w):
+    fb.fill_rect(x, y, w, 2, 1)
+
+
+def caret(fb, x, y, w):
+    cx = x + w // 2
+    fb.pixel(cx, y, 1)
+    fb.hline(cx - 1, y + 1, 3, 1)
+    fb.hline(cx - 2, y + 2, 5, 1)
+
+
+def arrow(fb, x, y, c=1):
+    fb.vline(x, y, 5, c)
+    fb.vline(x + 1, y + 1, 3, c)
+    fb.pixel(x + 2, y + 2, c)
+
+
+def pawn(fb, x, y, c=1):
+    fb.pixel(x + 1, y, c)
+    fb.hline(x, y + 1, 3, c)
+    fb.pixel(x + 1, y + 2, c)
+    fb.pixel(x + 1, y + 3, c)
+    fb.hline(x, y + 4, 3, c)
+
+
+def pawn_big(fb, x, y, c=1):
+    fb.fill_rect(x + 1, y, 3, 3, c)
+    fb.pixel(x + 2, y + 1, 1 - c)
+    fb.hline(x, y + 3, 5, c)
+    fb.fill_rect(x + 1, y + 4, 3, 2, c)
+    fb.fill_rect(x, y + 6, 5, 2, c)
+
+
+def bar(fb, x, y, w, h, num, den):
+    fb.rect(x, y, w, h, 1)
+    if den > 0:
+        fill = (w - 4) * num // den
+        if fill > 0:
+            fb.fill_rect(x + 2, y + 2, fill, h - 4, 1)
+
+
+def hrule(fb, y):
+    for x in range(0, W, 2):
+        fb.pixel(x, y, 1)
