@@ -1,0 +1,307 @@
+"""The screen framework and the small shared screens (splash, menu, setup, pass, win).
+
+A screen is a named state of the interface. The app keeps one current screen and, each
+frame, calls `update(q)` with the frame's events and `draw(fb)` only when `dirty`.
+
+Screen protocol (every screen, including the game screens):
+  NAME        str, for tests and logs ("menu", "pass", "shakeup", "frenzy", ...)
+  dirty       True when the screen must be redrawn; the app clears it after draw()
+  enter()     called each time the screen becomes current (also when it comes back
+              after the pass screen); the base marks it dirty
+  update(q)   q is hal.events.Queue: events are q.buf[0:q.n], one byte each
+              (kind = ev & 0xF0, button = ev & 0x0F). Act on PRESS (and REPEAT for
+              PREV/NEXT). Not called while the dice tumble.
+  draw(fb)    fb is already cleared to black; draw the whole screen. No allocation:
+              format strings in update() when the state changes, not here.
+
+Game screens (ui.shakeup_screen.ShakeUpScreen, ui.frenzy_screen.FrenzyScreen) add:
+  Cls(app, game, ui=None)  game: the core Game (new or restored); ui: the bytes the
+              screen last passed to app.save() (None for a new game) so Continue
+              comes back to exactly the same view
+  KIND        1 Shake Up, 2 Frenzy (store.KIND_*)
+  rolling     True while a shake would roll now (a "rolling moment"); the app only
+              honours SHAKE_START/SHAKE_END then, and ignores shakes otherwise
+  roll()      called by the app when a tumble ends (the shake stopped, or the OK
+              tumble ran out): apply the ROLL decision now; the game draws the values
+              from its own Dice (app.dice); the app plays the landing click
+  tumble_mask which dice tumble on screen (bit per die; the screen sets it when
+              `rolling` becomes True; purely for drawing)
+
+App services a screen may use (firmware/app.py):
+  app.now, app.frame      time (ticks_ms) and number of the current frame
+  app.elapsed(t0)         ms since t0 (a past app.now), wrap-safe (ticks_diff)
+  app.settings            bytearray, store.S_* indices (read live)
+  app.dice                core.dice.Dice on the hardware RNG (pass to Game(...))
+  app.tumbling            True while the dice tumble (draw them tumbling: use
+                          app.frame for the faces; the app redraws every 2nd frame)
+  app.start_roll()        OK pressed at a rolling moment: a short tumble, then roll()
+  app.hand_to(seat)       the device goes to `seat`: shows "Pass to GREEN" unless that
+                          seat already holds it (never for 1 player); on OK the app
+                          returns to the calling screen (enter() runs again).
+                          Returns True when the pass screen was shown.
+  app.holder              the seat holding the device (-1 unknown); save it in ui
+  app.play(seq)           a sound effect (ui.sounds.*), silent when muted
+  app.save(kind, game, ui=b"")  after every completed decision (store.save_game)
+  app.finish(kind, game, best_round=0, total=0)  the game is over: stats counted,
+                          save cleared (call once, when the winner is known)
+  app.win(seat, line1=None, line2=None)  the generic winner screen (OK -> menu)
+  app.menu()              back to the main menu (BACK during a game does this; the
+                          game stays saved and Continue resumes it)
+  app.say(text)           one-line notice drawn by the app over the bottom of the
+                          screen for ~2.5 s (e.g. "No shake sensor: press OK to roll")
+  app.sensor_missing      True when there is no working shake sensor
+
+Helpers here: COLOURS, INITIALS, Screen (base: `pressed(q, button)` style helpers),
+Splash, Menu, Setup, Pass, Win, Notice.
+"""
+from ui import gfx
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# hal.events constants, repeated so the ui does not import hal (imports go one way).
+PREV = const(0)
+NEXT = const(1)
+OK = const(2)
+BACK = const(3)
+PRESS = const(0x10)
+LONG = const(0x30)
+REPEAT = const(0x40)
+SHAKE_START = const(0x50)
+SHAKE_END = const(0x60)
+
+COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
+INITIALS = "RGBY"
+
+KIND_SHAKEUP = const(1)
+KIND_FRENZY = const(2)
+
+
+def key(ev):
+    """The button of a PRESS/REPEAT event (REPEAT only for PREV/NEXT), else -1."""
+    kind = ev & 0xF0
+    b = ev & 0x0F
+    if kind == PRESS:
+        return b
+    if kind == REPEAT and b <= NEXT:
+        return b
+    return -1
+
+
+class Screen:
+    NAME = "screen"
+    rolling = False
+    tumble_mask = 0
+
+    def __init__(self, app):
+        self.app = app
+        self.dirty = True
+
+    def enter(self):
+        self.dirty = True
+
+    def update(self, q):
+        buf = q.buf
+        for i in range(q.n):
+            k = key(buf[i])
+            if k >= 0:
+                self.on_key(k)
+
+    def on_key(self, k):
+        pass
+
+    def draw(self, fb):
+        pass
+
+
+class Splash(Screen):
+    """Title for a moment (or until a key)."""
+    NAME = "splash"
+    MS = 1200
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.t0 = app.now
+
+    def update(self, q):
+        app = self.app
+        for i in range(q.n):
+            if key(q.buf[i]) >= 0:
+                app.menu()
+                return
+        if app.elapsed(self.t0) >= self.MS:
+            app.menu()
+
+    def draw(self, fb):
+        gfx.center(fb, "POCKET", 4, 1, gfx.MEDIUM, 2)
+        gfx.center(fb, "DICE", 22, 1, gfx.MEDIUM, 2)
+        for i in range(4):
+            gfx.die(fb, 22 + i * 22, 42, (3, 1, 6, 5)[i], gfx.DIE_L, i == 1)
+
+
+class Menu(Screen):
+    """Main menu. Items are built on enter (Continue only with a saved game)."""
+    NAME = "menu"
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.items = []
+        self.cur = 0
+
+    def enter(self):
+        app = self.app
+        items = []
+        if app.store.has_game():
+            items.append("CONTINUE")
+        items.append("SHAKE UP")
+        items.append("FARKLE FRENZY")
+        items.append("SETTINGS")
+        items.append("HOW TO PLAY")
+        items.append("STATS")
+        self.items = items
+        if self.cur >= len(items):
+            self.cur = 0
+        self.dirty = True
+
+    def on_key(self, k):
+        n = len(self.items)
+        if k == NEXT:
+            self.cur = (self.cur + 1) % n
+        elif k == PREV:
+            self.cur = (self.cur - 1) % n
+        elif k == OK:
+            self.app.choose(self.items[self.cur])
+            return
+        else:
+            return
+        self.app.play_select()
+        self.dirty = True
+
+    def draw(self, fb):
+        gfx.banner(fb, "POCKET DICE", 0)
+        y = 15
+        for i in range(len(self.items)):
+            if i == self.cur:
+                gfx.arrow(fb, 4, y)
+                gfx.label(fb, self.items[i], 10, y - 1)
+            else:
+                gfx.text(fb, self.items[i], 11, y)
+            y += 8
+
+
+class Setup(Screen):
+    """Number of players for a game; seats get the colours in order."""
+    NAME = "setup"
+
+    def __init__(self, app, kind):
+        Screen.__init__(self, app)
+        self.kind = kind
+        self.lo = 2 if kind == KIND_SHAKEUP else 1
+        self.n = 2
+        self.title = "SHAKE UP" if kind == KIND_SHAKEUP else "FARKLE FRENZY"
+
+    def on_key(self, k):
+        if k == NEXT:
+            self.n = self.n + 1 if self.n < 4 else self.lo
+        elif k == PREV:
+            self.n = self.n - 1 if self.n > self.lo else 4
+        elif k == OK:
+            self.app.start(self.kind, self.n)
+            return
+        elif k == BACK:
+            self.app.menu()
+            return
+        self.app.play_select()
+        self.dirty = True
+
+    def draw(self, fb):
+        gfx.banner(fb, self.title, 0)
+        gfx.text(fb, "PLAYERS", 4, 20)
+        gfx.text(fb, "<", 44, 20)
+        gfx.big(fb, "1234"[self.n - 1:self.n], 50, 15)
+        gfx.text(fb, ">", 63, 20)
+        if self.n == 1:
+            gfx.text(fb, "SOLO", 74, 20)
+        y = 34
+        for s in range(self.n):
+            x = 4 + (s & 1) * 62
+            yy = y + (s >> 1) * 8
+            gfx.label(fb, INITIALS[s:s + 1], x, yy - 1)
+            gfx.text(fb, COLOURS[s], x + 7, yy)
+        gfx.center(fb, "OK: START", 58)
+
+
+class Pass(Screen):
+    """'Pass to GREEN' between players; OK returns to the game screen."""
+    NAME = "pass"
+
+    def __init__(self, app, seat, back):
+        Screen.__init__(self, app)
+        self.seat = seat
+        self.back = back
+
+    def on_key(self, k):
+        if k == OK:
+            self.app.passed(self)
+        elif k == BACK:
+            self.app.menu()
+
+    def draw(self, fb):
+        fb.fill(1)
+        gfx.center(fb, "PASS TO", 6, 0, gfx.MEDIUM)
+        gfx.big_center(fb, COLOURS[self.seat], 22, 0)
+        gfx.center(fb, "OK WHEN READY", 52, 0)
+
+
+class Win(Screen):
+    """The winner; OK goes back to the menu."""
+    NAME = "win"
+
+    def __init__(self, app, seat, line1=None, line2=None):
+        Screen.__init__(self, app)
+        self.seat = seat
+        self.line1 = line1
+        self.line2 = line2
+        self.t0 = app.now
+
+    def on_key(self, k):
+        # A short grace time so a button mashed at the winning move is not lost on it.
+        if (k == OK or k == BACK) and self.app.elapsed(self.t0) >= 600:
+            self.app.menu()
+
+    def draw(self, fb):
+        gfx.big_center(fb, COLOURS[self.seat], 2)
+        gfx.center(fb, "WINS!", 20, 1, gfx.MEDIUM)
+        for i in range(5):
+            gfx.pawn_big(fb, 8 + i * 8, 20)
+            gfx.pawn_big(fb, 82 + i * 8, 20)
+        if self.line1:
+            gfx.center(fb, self.line1, 34)
+        if self.line2:
+            gfx.center(fb, self.line2, 42)
+        gfx.center(fb, "OK: MENU", 57)
+
+
+class Notice(Screen):
+    """A message with up to 4 lines; OK (or BACK) goes to the menu."""
+    NAME = "notice"
+
+    def __init__(self, app, title, lines):
+        Screen.__init__(self, app)
+        self.title = title
+        self.lines = lines
+
+    def on_key(self, k):
+        if k == OK or k == BACK:
+            self.app.menu()
+
+    def draw(self, fb):
+        gfx.banner(fb, self.title, 0)
+        y = 16
+        for ln in self.lines:
+            gfx.center(fb, ln, y)
+            y += 8
+        gfx.center(fb, "OK", 57)
