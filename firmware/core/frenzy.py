@@ -1,0 +1,733 @@
+"""Farkle Frenzy rules engine (RULES.md section 2), a state machine over step records.
+
+Scoring lives in core.frenzy_score; this module re-exports score, is_farkle,
+selections and COMMON_BIT.
+
+A round is a pure function of the players' per-step records (`resolve`). Each seat
+keeps one bytearray, 4 bytes per step: a code byte and its running total after the
+step in units of 50 (3 bytes, big-endian). Code byte: bits 0-1 the outcome
+(PENDING while the step is being played, CONT, STOP or FARKLE), bit 2 FILLED (the
+take of this step put the 5th die on the riser), bits 3-5 dice on the riser after
+the step, bit 6 the Common Die already counted in the current set of five.
+
+Both schedules append to the same records and call the same `resolve`:
+- LOCKSTEP: step by step; within a step the roller first, then the seats going
+  round from the roller. The resolution runs after every player's step.
+- RELAY: each player in turn from the roller plays all their steps; after every
+  step the resolution runs over all records so far and the player keeps rolling
+  only while it says so (a later player's fill cuts earlier records retroactively).
+
+Names: the contract's phases ROLL, WILD and TAKE share their names with the
+decisions ROLL and TAKE and with the Common Die face WILD (8, from core.dice), so
+the phases are PH_COMMON, PH_ROLL, PH_WILD, PH_TAKE, PH_DECIDE, PH_OVER (values
+0-5 as in the contract; COMMON, DECIDE and OVER also exist unprefixed) while ROLL
+and TAKE are the decisions and WILD/TWOX the faces.
+
+Flow of one step of a player: phase PH_ROLL (decision ROLL rolls the free dice;
+after a fill all five) -> [phase PH_WILD for the roller's first roll when the Common
+Die shows WILD: DECLARE | value] -> a Farkle is resolved at once, else phase PH_TAKE
+(TAKE | mask) -> phase PH_DECIDE (ROLL = keep rolling, STOP = bank). ROLL in
+PH_DECIDE only ends the step; the dice are rolled by the ROLL decision of the next
+PH_ROLL phase, which is the same player's at once in Relay and, in Lockstep, comes
+after the other players' rolls of this step. When a TAKE does not fill the riser
+while someone else already filled in this step (as far as the records go), the
+player is stopped at once (note "stopped_by"): the choice could change nothing.
+
+`usable()`: in PH_TAKE the Common Die's number for this roll; in PH_ROLL and
+PH_DECIDE for the player's next roll (a fill makes it usable again); else None.
+`to_roll()`: dice of the current player's next roll. `round_raw`: the last round's
+scores after the 2X doubling but before the 400 entry rule.
+
+Notes (transient, not saved): ("common", seat, face), ("wild", seat, value),
+("roll", seat), ("farkle", seat), ("take", seat, points), ("fill", seat),
+("stopped_by", seat, filler_seat, running), ("stop", seat, running),
+("round_end", round), ("tie", mask_of_tied_seats), ("win", seat). In Relay a
+"stopped_by" may name an earlier player whose record a later fill cut.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from core.dice import TWOX, WILD  # noqa: F401 (re-exported faces)
+from core.frenzy_score import (COMMON_BIT, score, is_farkle, selections,  # noqa: F401
+                               _table, _is_farkle, _selections, points_of)
+
+RELAY = 0
+LOCKSTEP = 1
+
+# Phases (see the module doc for the PH_ prefix)
+PH_COMMON = COMMON = 0
+PH_ROLL = 1
+PH_WILD = 2
+PH_TAKE = 3
+PH_DECIDE = DECIDE = 4
+PH_OVER = OVER = 5
+
+# Decisions
+COMMON_ROLL = 0x100
+ROLL = 0x200
+DECLARE = 0x300
+TAKE = 0x400
+STOP = 0x500
+
+# Seat status
+ROLLING = 0
+STOPPED = 1
+FARKLED = 2
+OUT = 3
+
+GOAL = 10000
+ENTRY = 400
+
+_PENDING = const(0)
+_CONT = const(1)
+_STOP = const(2)
+_FARKLE = const(3)
+_FILLED = const(4)
+_CUSED = const(0x40)
+_VERSION = const(1)
+_HEAD = const(23)
+_PHASE_NAMES = ("COMMON", "ROLL", "WILD", "TAKE", "DECIDE", "OVER")
+
+
+def resolve(recs, mask, roller, st, end, by):
+    """The step resolution of RULES.md over the records so far.
+
+    recs: one bytearray per seat (4 bytes per step, see the module doc); mask: the
+    seats in the round; roller: where the order within a step starts. Fills, per
+    seat, st (ROLLING, STOPPED, FARKLED or OUT), end (how many of its steps count)
+    and by (1 + the seat whose fill stopped it, or 0). A seat whose records run out
+    while it is still active is ROLLING (it has not played that step yet).
+    """
+    n = len(recs)
+    active = 0
+    for s in range(n):
+        by[s] = 0
+        end[s] = 0
+        if mask >> s & 1:
+            st[s] = ROLLING
+            active |= 1 << s
+        else:
+            st[s] = OUT
+    k = 0
+    while active:
+        filled = 0
+        going = 0
+        first = -1
+        j = k * 4
+        for i in range(n):
+            s = (roller + i) % n
+            if not active >> s & 1:
+                continue
+            r = recs[s]
+            if j >= len(r):
+                continue  # not played this step yet: still rolling
+            c = r[j]
+            o = c & 3
+            end[s] = k + 1
+            if o == _FARKLE:
+                st[s] = FARKLED
+            elif o == _STOP:
+                st[s] = STOPPED
+            else:
+                going |= 1 << s
+            if c & _FILLED:
+                filled |= 1 << s
+                if first < 0:
+                    first = s
+        if filled:
+            for s in range(n):
+                if going >> s & 1 and not filled >> s & 1:
+                    st[s] = STOPPED
+                    by[s] = first + 1
+            going &= filled
+        active = going
+        k += 1
+
+
+def _name(d):
+    kind = d & 0xF00
+    names = {COMMON_ROLL: "COMMON_ROLL", ROLL: "ROLL", DECLARE: "DECLARE",
+             TAKE: "TAKE", STOP: "STOP"}
+    if kind in names:
+        if kind == DECLARE or kind == TAKE:
+            return "%s|0x%x" % (names[kind], d & 0xFF)
+        return names[kind]
+    return "0x%x" % d
+
+
+class Game:
+    def __init__(self, players, schedule=RELAY, ones=300, dice=None):
+        if not isinstance(players, int) or players < 1 or players > 4:
+            raise ValueError("Farkle Frenzy needs 1-4 players, got %r" % (players,))
+        if schedule != RELAY and schedule != LOCKSTEP:
+            raise ValueError("schedule must be RELAY (0) or LOCKSTEP (1), got %r" % (schedule,))
+        self._t = _table(ones)
+        self.players = players
+        self.schedule = schedule
+        self.ones = ones
+        self._dice = dice
+        self.round = 1
+        self.roller = 0
+        self._next = 1 % players  # the seat whose turn it would be next round
+        self.step = 0
+        self.phase = COMMON
+        self.player = 0
+        self.common = 0
+        self.wild = 0
+        self.rolled = bytearray(5)
+        self.nrolled = 0
+        self.totals = [0] * players
+        self.round_scores = [0] * players
+        self.round_raw = [0] * players  # last round before the 400 entry rule
+        self.in_round = (1 << players) - 1
+        self._rin = self.in_round  # seats the records belong to
+        self.winner = -1
+        self._recs = [bytearray() for _ in range(players)]
+        self._st = bytearray(players)
+        self._end = [0] * players
+        self._by = bytearray(players)
+        self.notes = []
+        self._resolve()
+
+    # ---- queries -------------------------------------------------------------
+
+    def _seat(self, seat):
+        if not isinstance(seat, int) or seat < 0 or seat >= self.players:
+            raise ValueError("no seat %r" % (seat,))
+
+    def _last(self, seat):
+        # Code byte of the last counted step of seat, or -1 before any.
+        e = self._end[seat]
+        return self._recs[seat][e * 4 - 4] if e else -1
+
+    def riser(self, seat):
+        """Dice on the seat's riser now (0-5)."""
+        self._seat(seat)
+        c = self._last(seat)
+        return c >> 3 & 7 if c >= 0 else 0
+
+    def running(self, seat):
+        """The seat's running total this round (as the resolution counts it)."""
+        self._seat(seat)
+        e = self._end[seat]
+        if not e or self._st[seat] == FARKLED:
+            return 0
+        r = self._recs[seat]
+        j = e * 4 - 3
+        return (r[j] << 16 | r[j + 1] << 8 | r[j + 2]) * 50
+
+    def status(self, seat):
+        self._seat(seat)
+        return self._st[seat]
+
+    def to_roll(self):
+        """How many dice the current player's next roll takes (0 outside phases ROLL/DECIDE)."""
+        if self.phase != PH_ROLL and self.phase != DECIDE:
+            return 0
+        c = self._last(self.player)
+        if c < 0:
+            return 5
+        r = c >> 3 & 7
+        return 5 if r == 5 else 5 - r
+
+    def _number(self):
+        # The Common Die's number this round, or None (2X, or WILD not declared).
+        c = self.common
+        if c == 1 or c == 5:
+            return c
+        if c == WILD and self.wild:
+            return self.wild
+        return None
+
+    def usable(self):
+        ph = self.phase
+        if ph != PH_TAKE and ph != PH_ROLL and ph != DECIDE:
+            return None
+        num = self._number()
+        if num is None:
+            return None
+        c = self._last(self.player)
+        if c < 0:
+            return num
+        if ph == PH_TAKE:
+            return None if c & _CUSED else num
+        if c >> 3 & 7 == 5:
+            return num  # a fill: five dice again, the Common Die counts again
+        return None if c & _CUSED else num
+
+    def points(self, mask):
+        """Points of the selection `mask` of the current roll (0 if it does not score)."""
+        if self.phase != PH_TAKE or not isinstance(mask, int):
+            return 0
+        return points_of(self.rolled, self.nrolled, self.usable(), mask, self._t)
+
+    def legal(self):
+        ph = self.phase
+        if ph == COMMON:
+            return [COMMON_ROLL]
+        if ph == PH_ROLL:
+            return [ROLL]
+        if ph == PH_WILD:
+            return [DECLARE | v for v in range(1, 7)]
+        if ph == PH_TAKE:
+            return [TAKE | m for m, _ in
+                    _selections(self.rolled, self.nrolled, self.usable(), self._t)]
+        if ph == DECIDE:
+            return [ROLL, STOP]
+        return []
+
+    # ---- applying decisions --------------------------------------------------
+
+    def apply(self, d, values=None):
+        if not isinstance(d, int) or d < 0 or d > 0xFFF:
+            raise ValueError("a decision is a small int, got %r" % (d,))
+        ph = self.phase
+        kind = d & 0xF00
+        arg = d & 0xFF
+        if ph == OVER:
+            raise ValueError("the game is over")
+        if values is not None and not (kind == ROLL and ph == PH_ROLL) and kind != COMMON_ROLL:
+            raise ValueError("values only go with a roll (ROLL in phase ROLL, or COMMON_ROLL)")
+        where = "in phase %s" % _PHASE_NAMES[ph]
+        if ph == COMMON:
+            if d != COMMON_ROLL:
+                raise ValueError("%s is not legal %s: the roller shakes the Common Die" % (_name(d), where))
+            self.notes = []
+            self._common_roll(values)
+        elif ph == PH_ROLL:
+            if d != ROLL:
+                raise ValueError("%s is not legal %s: the player rolls" % (_name(d), where))
+            self.notes = []
+            self._roll(values)
+        elif ph == PH_WILD:
+            if kind != DECLARE or arg < 1 or arg > 6:
+                raise ValueError("%s is not legal %s: declare the WILD as 1-6 (DECLARE | value)" % (_name(d), where))
+            self.notes = []
+            self.wild = arg
+            self.notes.append(("wild", self.player, arg))
+            self._after_roll()
+        elif ph == PH_TAKE:
+            if kind != TAKE:
+                raise ValueError("%s is not legal %s: set aside a scoring selection" % (_name(d), where))
+            self._take(arg)
+        else:  # DECIDE
+            if d != ROLL and d != STOP:
+                raise ValueError("%s is not legal %s: ROLL on or STOP" % (_name(d), where))
+            self.notes = []
+            self._decide(d == STOP)
+
+    def _common_roll(self, values):
+        if values is None:
+            if self._dice is None:
+                raise ValueError("no dice source: pass values")
+            face = self._dice.common()
+        else:
+            if len(values) != 1:
+                raise ValueError("the Common Die is one die, got %d values" % len(values))
+            face = values[0]
+            if face not in (1, 5, TWOX, WILD):
+                raise ValueError("the Common Die shows 1, 5, TWOX (7) or WILD (8), got %r" % (face,))
+        self.common = face
+        self.wild = 0
+        for r in self._recs:
+            r[:] = b""
+        self._rin = self.in_round
+        self._resolve()
+        self.notes.append(("common", self.roller, face))
+        self.player = self.roller
+        self.step = 1
+        self.phase = PH_ROLL
+
+    def _roll(self, values):
+        seat = self.player
+        r = self._recs[seat]
+        c = self._last(seat)
+        riser = 0
+        cused = 0
+        run = b"\0\0\0"
+        if c >= 0:
+            riser = c >> 3 & 7
+            cused = c & _CUSED
+            run = r[len(r) - 3:]
+            if riser == 5:
+                riser = 0  # took all five dice again: a new set
+                cused = 0
+        n = 5 - riser
+        if values is None:
+            if self._dice is None:
+                raise ValueError("no dice source: pass values")
+            d = self._dice
+            for i in range(n):
+                self.rolled[i] = d.d6()
+        else:
+            if len(values) != n:
+                raise ValueError("%d dice are rolled, got %d values" % (n, len(values)))
+            for v in values:
+                if not isinstance(v, int) or v < 1 or v > 6:
+                    raise ValueError("die value must be 1-6, got %r" % (v,))
+            for i in range(n):
+                self.rolled[i] = values[i]
+        for i in range(n, 5):
+            self.rolled[i] = 0
+        self.nrolled = n
+        r.append(_PENDING | riser << 3 | cused)
+        r.extend(run)
+        self._end[seat] = len(r) // 4
+        self.notes.append(("roll", seat))
+        if self.common == WILD and not self.wild:
+            self.phase = PH_WILD  # only the roller's first roll of the round gets here
+            return
+        self._after_roll()
+
+    def _after_roll(self):
+        if _is_farkle(self.rolled, self.nrolled, self.usable_now()):
+            seat = self.player
+            r = self._recs[seat]
+            j = len(r) - 4
+            r[j] = (r[j] & ~3) | _FARKLE
+            r[j + 1] = r[j + 2] = r[j + 3] = 0
+            self.notes.append(("farkle", seat))
+            self._end_step()
+        else:
+            self.phase = PH_TAKE
+
+    def usable_now(self):
+        # The Common Die's number for the roll just made (phase-independent).
+        num = self._number()
+        if num is None:
+            return None
+        c = self._last(self.player)
+        return None if c & _CUSED else num
+
+    def _take(self, mask):
+        seat = self.player
+        cn = self.usable()
+        if mask & COMMON_BIT and cn is None:
+            raise ValueError("the Common Die cannot be counted now")
+        if mask & ~(((1 << self.nrolled) - 1) | COMMON_BIT):
+            raise ValueError("TAKE mask 0x%x names dice that were not rolled" % mask)
+        if not mask & 0x1F:
+            raise ValueError("every selection must contain at least one rolled die")
+        p = points_of(self.rolled, self.nrolled, cn, mask, self._t)
+        if not p:
+            raise ValueError("selection 0x%x does not score completely" % mask)
+        self.notes = []
+        r = self._recs[seat]
+        j = len(r) - 4
+        c = r[j]
+        riser = (c >> 3 & 7) + _POP5[mask & 0x1F]
+        c = (c & 3) | riser << 3 | (c & _CUSED)
+        if mask & COMMON_BIT:
+            c |= _CUSED
+        run = (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) + p // 50
+        if run > 0xFFFFFF:
+            raise ValueError("running total out of range")
+        r[j + 1] = run >> 16
+        r[j + 2] = run >> 8 & 0xFF
+        r[j + 3] = run & 0xFF
+        self.notes.append(("take", seat, p))
+        if riser == 5:
+            c |= _FILLED
+            r[j] = c
+            self.notes.append(("fill", seat))
+            self.phase = DECIDE
+            return
+        # Would keeping on make any difference? Not when someone already filled
+        # in this step: then the player is stopped here whatever they choose.
+        r[j] = c | _CONT
+        self._resolve()
+        if self._st[seat] == STOPPED:
+            self._end_step()
+            return
+        r[j] = c
+        self._resolve()
+        self.phase = DECIDE
+
+    def _decide(self, stop):
+        seat = self.player
+        r = self._recs[seat]
+        j = len(r) - 4
+        r[j] = (r[j] & ~3) | (_STOP if stop else _CONT)
+        if stop:
+            self.notes.append(("stop", seat, (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) * 50))
+        self._end_step()
+
+    def _resolve(self):
+        resolve(self._recs, self._rin, self.roller, self._st, self._end, self._by)
+
+    def _end_step(self):
+        n = self.players
+        old_st = bytes(self._st)
+        old_end = list(self._end)
+        old_by = bytes(self._by)
+        self._resolve()
+        for s in range(n):
+            b = self._by[s]
+            if b and (b != old_by[s] or old_st[s] != STOPPED or old_end[s] != self._end[s]):
+                self.notes.append(("stopped_by", s, b - 1, self.running(s)))
+        seat = self.player
+        nxt = -1
+        if self.schedule == RELAY:
+            if self._st[seat] == ROLLING:
+                self.step += 1
+                self.phase = PH_ROLL
+                return
+            pos = (seat - self.roller) % n
+            for i in range(pos + 1, n):
+                s = (self.roller + i) % n
+                if self._rin >> s & 1 and not self._recs[s]:
+                    nxt = s
+                    break
+            if nxt >= 0:
+                self.player = nxt
+                self.step = 1
+                self.phase = PH_ROLL
+                return
+        else:
+            k = self.step
+            pos = (seat - self.roller) % n
+            for i in range(pos + 1, n):
+                s = (self.roller + i) % n
+                if self._st[s] == ROLLING and self._rin >> s & 1 and len(self._recs[s]) == (k - 1) * 4:
+                    nxt = s
+                    break
+            if nxt < 0:
+                for i in range(n):
+                    s = (self.roller + i) % n
+                    if self._st[s] == ROLLING and self._rin >> s & 1:
+                        nxt = s
+                        k += 1
+                        break
+            if nxt >= 0:
+                self.player = nxt
+                self.step = k
+                self.phase = PH_ROLL
+                return
+        self._round_end()
+
+    def _round_end(self):
+        n = self.players
+        dbl = 2 if self.common == TWOX else 1
+        for s in range(n):
+            raw = 0
+            counted = 0
+            if self._rin >> s & 1:
+                raw = self.running(s) * dbl
+                counted = raw if self.totals[s] or raw >= ENTRY else 0
+                self.totals[s] += counted
+            self.round_raw[s] = raw
+            self.round_scores[s] = counted
+        self.notes.append(("round_end", self.round))
+        best = max(self.totals)
+        tied = 0
+        if best >= GOAL:
+            for s in range(n):
+                if self.totals[s] == best:
+                    tied |= 1 << s
+            if not tied & (tied - 1):
+                self.winner = _low_bit(tied)
+                self.phase = OVER
+                self.step = 0
+                self.notes.append(("win", self.winner))
+                return
+            self.notes.append(("tie", tied))
+            self.in_round = tied
+        else:
+            self.in_round = (1 << n) - 1
+        self.round += 1
+        s = self._next
+        while not self.in_round >> s & 1:
+            s = (s + 1) % n
+        self.roller = s
+        self._next = (s + 1) % n
+        self.player = s
+        self.step = 0
+        self.phase = COMMON
+
+    # ---- serialization -------------------------------------------------------
+
+    def to_bytes(self):
+        n = self.players
+        size = _HEAD
+        for r in self._recs:
+            size += 14 + len(r)
+        b = bytearray(size)
+        b[0] = _VERSION
+        b[1] = n
+        b[2] = self.schedule
+        b[3] = 1 if self.ones == 1000 else 0
+        b[4] = self.round >> 8
+        b[5] = self.round & 0xFF
+        b[6] = self.roller
+        b[7] = self._next
+        b[8] = self.phase
+        b[9] = self.player
+        b[10] = self.common
+        b[11] = self.wild
+        b[12:17] = self.rolled
+        b[17] = self.nrolled
+        b[18] = self.in_round
+        b[19] = self._rin
+        b[20] = self.winner + 1
+        b[21] = self.step >> 8
+        b[22] = self.step & 0xFF
+        j = _HEAD
+        for s in range(n):
+            for v in (self.totals[s], self.round_scores[s], self.round_raw[s]):
+                _put32(b, j, v)
+                j += 4
+            r = self._recs[s]
+            b[j] = len(r) >> 10
+            b[j + 1] = (len(r) >> 2) & 0xFF
+            b[j + 2:j + 2 + len(r)] = r
+            j += 2 + len(r)
+        return bytes(b)
+
+    @classmethod
+    def from_bytes(cls, b, dice=None):
+        if not isinstance(b, (bytes, bytearray)):
+            raise ValueError("saved Farkle Frenzy state must be bytes")
+        if len(b) < _HEAD:
+            raise ValueError("saved Farkle Frenzy state too short (%d bytes)" % len(b))
+        if b[0] != _VERSION:
+            raise ValueError("unknown Farkle Frenzy save version %d" % b[0])
+        n = b[1]
+        if n < 1 or n > 4 or b[2] > 1 or b[3] > 1:
+            raise ValueError("malformed Farkle Frenzy state: players, schedule or ones")
+        g = cls(n, b[2], 1000 if b[3] else 300, dice)
+        g.round = b[4] << 8 | b[5]
+        g.roller = b[6]
+        g._next = b[7]
+        g.phase = b[8]
+        g.player = b[9]
+        g.common = b[10]
+        g.wild = b[11]
+        g.rolled[:] = b[12:17]
+        g.nrolled = b[17]
+        g.in_round = b[18]
+        g._rin = b[19]
+        g.winner = b[20] - 1
+        g.step = b[21] << 8 | b[22]
+        j = _HEAD
+        for s in range(n):
+            if j + 14 > len(b):
+                raise ValueError("saved Farkle Frenzy state truncated")
+            g.totals[s] = _get32(b, j)
+            g.round_scores[s] = _get32(b, j + 4)
+            g.round_raw[s] = _get32(b, j + 8)
+            j += 12
+            ln = (b[j] << 8 | b[j + 1]) * 4
+            j += 2
+            if j + ln > len(b):
+                raise ValueError("saved Farkle Frenzy state truncated")
+            g._recs[s][:] = b[j:j + ln]
+            j += ln
+        if j != len(b):
+            raise ValueError("saved Farkle Frenzy state has %d extra bytes" % (len(b) - j))
+        g._check()
+        g._resolve()
+        g._check_play()
+        return g
+
+    def _check(self):
+        n = self.players
+        seats = (1 << n) - 1
+        bad = None
+        if self.phase > OVER or self.player >= n or self.roller >= n or self._next >= n:
+            bad = "phase or seats"
+        elif self.round < 1 or self.winner >= n:
+            bad = "round or winner"
+        elif self.common not in (0, 1, 5, TWOX, WILD) or self.wild > 6:
+            bad = "Common Die"
+        elif self.wild and self.common != WILD:
+            bad = "WILD value without WILD"
+        elif (self.common == 0) != (self.phase == COMMON and self.round == 1) and not (
+                self.phase == COMMON):
+            bad = "Common Die before its roll"
+        elif self.nrolled > 5 or any(v > 6 for v in self.rolled):
+            bad = "rolled dice"
+        elif any(self.rolled[i] < 1 for i in range(self.nrolled)) or any(self.rolled[self.nrolled:]):
+            bad = "rolled dice"
+        elif not self.in_round or self.in_round & ~seats or self._rin & ~seats or not self._rin:
+            bad = "seats in the round"
+        elif not self.in_round >> self.roller & 1:
+            bad = "roller not in the round"
+        elif (self.phase == OVER) != (self.winner >= 0):
+            bad = "winner"
+        elif self.phase == COMMON and (self.player != self.roller or self.step):
+            bad = "Common Die roll"
+        else:
+            for s in range(n):
+                r = self._recs[s]
+                if r and not self._rin >> s & 1:
+                    bad = "records of a seat not in the round"
+                    break
+                for k in range(0, len(r), 4):
+                    c = r[k]
+                    if c & 0x80 or (c >> 3 & 7) > 5 or (c & _FILLED and (c >> 3 & 7) != 5):
+                        bad = "record of seat %d" % s
+                        break
+                    if c & 3 == _PENDING and (k != len(r) - 4 or s != self.player
+                                              or self.phase not in (PH_WILD, PH_TAKE, DECIDE)):
+                        bad = "unfinished step of seat %d" % s
+                        break
+                if bad:
+                    break
+                if self.totals[s] < 0 or self.round_scores[s] < 0 or self.round_raw[s] < 0:
+                    bad = "scores"
+                    break
+        if bad:
+            raise ValueError("malformed Farkle Frenzy state: " + bad)
+
+    def _check_play(self):
+        bad = None
+        ph = self.phase
+        p = self.player
+        if ph in (PH_ROLL, PH_WILD, PH_TAKE, DECIDE):
+            r = self._recs[p]
+            if self._st[p] != ROLLING:
+                bad = "the player is not rolling"
+            elif ph == PH_ROLL and (len(r) // 4 != self.step - 1 or (r and r[len(r) - 4] & 3 != _CONT)):
+                bad = "roll step"
+            elif ph != PH_ROLL and (not r or r[len(r) - 4] & 3 != _PENDING or len(r) // 4 != self.step):
+                bad = "step in play"
+            elif ph == PH_WILD and (self.common != WILD or self.wild or p != self.roller or self.step != 1):
+                bad = "WILD declaration"
+            elif ph != PH_ROLL and self.common == WILD and not self.wild:
+                if ph != PH_WILD:
+                    bad = "WILD not declared"
+            elif ph == PH_TAKE and _is_farkle(self.rolled, self.nrolled, self.usable_now()):
+                bad = "a Farkle waiting to be taken"
+            elif ph == DECIDE and self.nrolled == 0:
+                bad = "rolled dice"
+        if bad is None and ph == PH_ROLL and self.common == 0:
+            bad = "Common Die"
+        if bad:
+            raise ValueError("malformed Farkle Frenzy state: " + bad)
+
+
+_POP5 = bytes(bin(m).count("1") for m in range(32))
+
+
+def _put32(b, j, v):
+    if v < 0 or v > 0xFFFFFFFF:
+        raise ValueError("score out of range")
+    b[j] = v >> 24
+    b[j + 1] = v >> 16 & 0xFF
+    b[j + 2] = v >> 8 & 0xFF
+    b[j + 3] = v & 0xFF
+
+
+def _get32(b, j):
+    return b[j] << 24 | b[j + 1] << 16 | b[j + 2] << 8 | b[j + 3]
+
+
+def _low_bit(mask):
+    s = 0
+    while not mask >> s & 1:
+        s += 1
+    return s
