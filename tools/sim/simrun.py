@@ -1,0 +1,325 @@
+"""Runs the real firmware App on the host, for tools/sim.py and tools/screens.py.
+
+Started as a child interpreter (MicroPython unix port or CPython) with this folder's
+machine.py shadowing the built-in `machine`:
+
+    micropython tools/sim/simrun.py --root ROOT --board NAME --fs DIR [--out FD]
+        [--frame-ms N] [--seed N] [--script FILE]
+
+Live mode (default) steps App on the real clock and reads commands, one per line, on
+stdin: `p BUTTON` / `r BUTTON` (press/release PREV NEXT OK BACK), `s 1` / `s 0` (shake
+on/off), `q` (quit). Script mode (--script) steps a virtual clock through a scenario
+(see run_script) and never reads stdin.
+
+It writes messages to file descriptor --out (default 1): text lines, a frame line
+followed by its raw bytes:
+    B <board> <width> <height> <buttons,comma,separated>   once, at start
+    F <width> <height> <nbytes>\\n<nbytes of MONO_VLSB>      when the panel changed
+    S <screen NAME>                                        when the screen changed
+    T <freq> <duty>                                        when the buzzer changed
+    H <free heap bytes>                                    about once a second
+    N <label>                                              before a scripted snapshot
+    X <message>                                            fatal error, then exit
+Portable: no os.path, no f-strings, no `random`.
+"""
+import sys
+import time
+
+_BUTTONS = ("PREV", "NEXT", "OK", "BACK")
+
+
+def _ticks_ms():
+    if hasattr(time, "ticks_ms"):
+        return time.ticks_ms()
+    return int(time.monotonic() * 1000)
+
+
+def _ticks_diff(a, b):
+    if hasattr(time, "ticks_diff"):
+        return time.ticks_diff(a, b)
+    return a - b
+
+
+def _args(argv):
+    opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
+            "frame-ms": "20", "seed": "", "script": ""}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith("--") and a[2:] in opts and i + 1 < len(argv):
+            opts[a[2:]] = argv[i + 1]
+            i += 2
+        else:
+            raise ValueError("simrun: unknown argument " + a)
+    return opts
+
+
+class XorShift:
+    """Deterministic byte source for scripted runs (the firmware's Dice takes any
+    source(n) -> bytes); xorshift32, so screenshots repeat exactly."""
+
+    def __init__(self, seed):
+        self.s = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
+
+    def __call__(self, n):
+        out = bytearray(n)
+        s = self.s
+        for i in range(n):
+            s ^= (s << 13) & 0xFFFFFFFF
+            s ^= s >> 17
+            s ^= (s << 5) & 0xFFFFFFFF
+            out[i] = s >> 24
+        self.s = s
+        return bytes(out)
+
+
+def _load_board(root, name):
+    sys.path.insert(0, root + "/boards")
+    try:
+        mod = __import__(name)
+    finally:
+        sys.path.pop(0)
+    if name in sys.modules and name != "board":
+        del sys.modules[name]
+    sys.modules["board"] = mod
+    return mod
+
+
+def _tone(sim):
+    """(freq, duty) of the simulated buzzer; duty 0 means silent."""
+    pwm = getattr(sim, "pwm", None)
+    if pwm is None:
+        return 0, 0
+    if isinstance(pwm, (tuple, list)):
+        return int(pwm[0]), int(pwm[1])
+    if isinstance(pwm, dict):
+        return int(pwm.get("freq", 0) or 0), int(pwm.get("duty", 0) or 0)
+    freq = getattr(pwm, "freq", 0)
+    duty = getattr(pwm, "duty", getattr(pwm, "duty_u16", 0))
+    if callable(freq):
+        freq = freq()
+    if callable(duty):
+        duty = duty()
+    return int(freq or 0), int(duty or 0)
+
+
+def _trim_logs(sim):
+    # The models keep logs for tests; a long play session must not fill a small heap.
+    for name in ("i2c_log", "log"):
+        log = getattr(sim, name, None)
+        if isinstance(log, list) and len(log) > 256:
+            del log[:]
+    pwm = getattr(sim, "pwm", None)
+    log = getattr(pwm, "log", None)
+    if isinstance(log, list) and len(log) > 256:
+        del log[:]
+
+
+class Runner:
+    def __init__(self, opts):
+        root = opts["root"]
+        for p in ("/firmware", "/tools/sim"):
+            if root + p not in sys.path:
+                sys.path.insert(0, root + p)
+        self.board = _load_board(root, opts["board"])
+        import machine
+        self.sim = machine.SIM
+        if hasattr(self.sim, "configure"):
+            self.sim.configure(self.board)
+        fd = int(opts["out"])
+        self.out = open("/dev/fd/%d" % fd, "wb") if fd != 1 else sys.stdout.buffer
+        disp = getattr(self.board, "DISPLAY", {})
+        self.w = disp.get("width", 128)
+        self.h = disp.get("height", 64)
+        self.frame_ms = int(opts["frame-ms"])
+        self.fs = opts["fs"]
+        self.seed = opts["seed"]
+        self.last_rx = -1
+        self.last_frame = None
+        self.last_screen = None
+        self.last_tone = (0, 0)
+        self.app = None
+
+    def start(self):
+        from app import App
+        if self.seed:
+            self.app = App(self.board, fs_root=self.fs, source=XorShift(int(self.seed)))
+        else:
+            self.app = App(self.board, fs_root=self.fs)
+        names = [b for b in _BUTTONS if b in getattr(self.board, "BUTTONS", {})]
+        self.send(b"B %s %d %d %s\n" % (getattr(self.board, "NAME", "?").replace(" ", "_")
+                                        .encode(), self.w, self.h, ",".join(names).encode()))
+
+    def send(self, data):
+        self.out.write(data)
+
+    def flush(self):
+        # MicroPython's files write straight through; its flush() fsyncs, which a
+        # pipe refuses (EINVAL).
+        try:
+            self.out.flush()
+        except OSError:
+            pass
+
+    def publish(self):
+        """Sends what changed since the last call: frame, screen name, tone."""
+        sim = self.sim
+        oled = sim.oled
+        rx = getattr(oled, "bytes_rx", None)
+        if rx is None or rx != self.last_rx:
+            self.last_rx = rx
+            frame = bytes(oled.frame())
+            if frame != self.last_frame:
+                self.last_frame = frame
+                h = len(frame) * 8 // self.w if self.w else self.h
+                self.send(b"F %d %d %d\n" % (self.w, h, len(frame)))
+                self.send(frame)
+        screen = getattr(self.app, "screen", None)
+        name = getattr(screen, "NAME", None) if screen is not None else None
+        if name != self.last_screen:
+            self.last_screen = name
+            self.send(b"S %s\n" % str(name).encode())
+        tone = _tone(sim)
+        if tone != self.last_tone:
+            self.last_tone = tone
+            self.send(b"T %d %d\n" % tone)
+        self.flush()
+
+    def command(self, line):
+        """Applies one input line; returns False on quit."""
+        parts = line.split()
+        if not parts:
+            return True
+        c = parts[0]
+        if c == "q":
+            return False
+        if c == "p" and len(parts) > 1:
+            self.sim.press(parts[1])
+        elif c == "r" and len(parts) > 1:
+            self.sim.release(parts[1])
+        elif c == "s" and len(parts) > 1:
+            self.sim.shake(parts[1] == "1")
+        return True
+
+    def live(self):
+        import select
+        poller = select.poll()
+        poller.register(sys.stdin, select.POLLIN)
+        period = self.frame_ms
+        nxt = _ticks_ms()
+        last_heap = nxt
+        while True:
+            wait = _ticks_diff(nxt, _ticks_ms())
+            ready = poller.poll(wait if wait > 0 else 0)
+            if ready:
+                line = sys.stdin.readline()
+                if not line:
+                    return  # the front end went away
+                if not self.command(line):
+                    return
+                continue
+            now = _ticks_ms()
+            if _ticks_diff(now, nxt) < 0:
+                continue
+            self.app.step(now)
+            self.publish()
+            nxt += period
+            if _ticks_diff(now, nxt) > 10 * period:
+                nxt = now + period  # stalled (debugger, suspended): do not race
+            if _ticks_diff(now, last_heap) >= 1000:
+                last_heap = now
+                _trim_logs(self.sim)
+                try:
+                    import gc
+                    self.send(b"H %d\n" % gc.mem_free())
+                except (ImportError, AttributeError):
+                    pass
+
+    def run_script(self, path):
+        """Steps a virtual clock through a scenario file. Lines (# comments):
+        wait MS | press B | release B | tap B | long B | shake MS | snap LABEL |
+        until SCREEN [MAX_MS] | expect SCREEN."""
+        now = [1000]
+
+        def steps(ms):
+            end = now[0] + ms
+            while now[0] < end:
+                self.app.step(now[0])
+                now[0] += self.frame_ms
+            self.publish()
+
+        def screen():
+            return getattr(getattr(self.app, "screen", None), "NAME", None)
+
+        steps(self.frame_ms)
+        with open(path) as f:
+            lines = f.read().split("\n")
+        for n, raw in enumerate(lines):
+            line = raw.split("#")[0].strip()
+            if not line:
+                continue
+            p = line.split()
+            c = p[0]
+            arg = p[1] if len(p) > 1 else ""
+            if c == "wait":
+                steps(int(arg))
+            elif c == "press":
+                self.sim.press(arg)
+                steps(self.frame_ms)
+            elif c == "release":
+                self.sim.release(arg)
+                steps(self.frame_ms)
+            elif c in ("tap", "long"):
+                self.sim.press(arg)
+                steps(120 if c == "tap" else 900)
+                self.sim.release(arg)
+                steps(200)
+            elif c == "shake":
+                self.sim.shake(True)
+                steps(int(arg) if arg else 600)
+                self.sim.shake(False)
+                steps(self.frame_ms)
+            elif c == "snap":
+                self.last_frame = None
+                self.last_rx = -1
+                self.send(b"N %s\n" % arg.encode())
+                self.publish()
+            elif c in ("until", "expect"):
+                limit = int(p[2]) if len(p) > 2 else (10000 if c == "until" else 0)
+                t = 0
+                while screen() != arg and t < limit:
+                    steps(self.frame_ms)
+                    t += self.frame_ms
+                if screen() != arg:
+                    raise ValueError("%s:%d: screen is %s, not %s" % (path, n + 1, screen(), arg))
+            else:
+                raise ValueError("%s:%d: unknown command %s" % (path, n + 1, c))
+        self.flush()
+
+
+def main(argv):
+    opts = _args(argv)
+    runner = Runner(opts)
+    try:
+        runner.start()
+        runner.publish()
+        if opts["script"]:
+            runner.run_script(opts["script"])
+        else:
+            runner.live()
+    except Exception as e:  # report to the front end, then the traceback on stderr
+        try:
+            runner.send(b"X %s: %s\n" % (type(e).__name__.encode(), str(e).encode()))
+            runner.flush()
+        except OSError:
+            pass
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(e)
+        else:
+            import traceback
+            traceback.print_exc()
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
