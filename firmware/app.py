@@ -1,0 +1,396 @@
+"""The application loop: devices -> current screen -> display, buzzer, power.
+
+`App(board, fs_root="/", devices=None, source=None)`; `step(now_ms)` runs one frame:
+poll the devices into the event queue, handle the shake-to-roll protocol, let the
+current screen `update(q)`, `draw(fb)` it when dirty, `display.show()`, tick the
+buzzer, apply the power level. `run()` calls step() on a fixed 30 fps schedule
+(ticks_add/ticks_diff: a late frame is caught up at once, so the schedule never
+drifts; far behind, it re-synchronises), sleeps between frames and feeds the watchdog.
+
+Screens and the services they use are described in ui/screens.py. A game's modules
+(core.shakeup + ui.shakeup_screen, core.frenzy + ui.frenzy_screen) are imported only
+when that game starts or is continued. gc.collect() runs at screen changes only.
+
+Shake to roll: while the screen says `rolling`, SHAKE_START starts the tumble (and the
+rattle); SHAKE_END ends it: the screen's roll() draws the values from the RNG and the
+dice land with a click. OK at a rolling moment is a short tumble then the same roll().
+Shakes at any other time are ignored.
+
+The saved game's ui bytes start with the seat holding the device (+1); the rest
+belongs to the game screen.
+"""
+import gc
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+try:
+    from time import sleep_ms, ticks_add, ticks_diff, ticks_ms
+except ImportError:  # CPython
+    import time as _time
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def ticks_add(a, b):
+        return a + b
+
+    def ticks_diff(a, b):
+        return a - b
+
+    def sleep_ms(ms):
+        _time.sleep(ms / 1000)
+
+import store
+from ui import screens, sounds
+
+FRAME_MS = const(33)
+TUMBLE_MS = const(450)      # the tumble after OK
+TUMBLE_MAX = const(4000)    # a shake that never ends still lands
+NOTICE_MS = const(2500)
+_FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
+_SHAKE_START = const(0x50)
+_SHAKE_END = const(0x60)
+
+try:
+    import power as _power
+except ImportError:  # power.py not installed: never dim or sleep
+    _power = None
+
+
+class App:
+    def __init__(self, board, fs_root="/", devices=None, source=None):
+        if devices is None:
+            from hal.devices import Devices
+            devices = Devices(board)
+        self.board = board
+        self.dev = devices
+        self.display = devices.display
+        self.fb = devices.display.fb
+        self.q = devices.queue
+        self.buzzer = getattr(devices, "buzzer", None)
+        self.shaker = getattr(devices, "shaker", None)
+        self.sensor_missing = bool(getattr(devices, "sensor_missing", self.shaker is None))
+        self.store = store.Store(fs_root)
+        self.settings = self.store.load_settings()
+        from core.dice import Dice
+        self.dice = Dice(source if source is not None else devices.source)
+        self.now = 0
+        self.frame = 0
+        self.tumbling = False
+        self._tumble_t0 = 0
+        self._by_shake = False
+        self._rattle_next = 0
+        self.holder = -1
+        self.players = 0
+        self.notice = None
+        self.notice2 = None
+        self._notice_t = 0
+        self._told_sensor = False
+        self._disp_retry = 0
+        self.level = 0
+        self.power = _power.Power(self.settings) if _power is not None else None
+        self.screen = None
+        self._menu = None
+        self.apply_settings()
+        self.show(screens.Splash(self))
+        if self.store.problem:
+            self.say(self.store.problem)
+            self.store.problem = None
+
+    # ---- services for screens ------------------------------------------------
+
+    def elapsed(self, t0):
+        return ticks_diff(self.now, t0)
+
+    def show(self, scr):
+        self.screen = scr
+        scr.enter()
+        scr.dirty = True
+        gc.collect()
+
+    def menu(self):
+        self.tumbling = False
+        if self._menu is None:
+            self._menu = screens.Menu(self)
+        self.show(self._menu)
+        if self.store.problem:
+            self.say(self.store.problem)
+            self.store.problem = None
+
+    def say(self, line1, line2=None):
+        self.notice = line1
+        self.notice2 = line2
+        self._notice_t = self.now
+        if self.screen is not None:
+            self.screen.dirty = True
+
+    def play(self, seq):
+        if self.buzzer is not None:
+            self.buzzer.play(seq)
+
+    def play_select(self):
+        self.play(sounds.SELECT)
+
+    def start_roll(self):
+        """OK at a rolling moment: a short tumble, then screen.roll()."""
+        if not self.tumbling and self.screen.rolling:
+            self._tumble(False)
+
+    def hand_to(self, seat):
+        if seat == self.holder:
+            return False
+        if self.players <= 1:
+            self.holder = seat
+            return False
+        self.show(screens.Pass(self, seat, self.screen))
+        return True
+
+    def passed(self, pass_screen):
+        self.holder = pass_screen.seat
+        self.show(pass_screen.back)
+
+    def save(self, kind, game, ui=b""):
+        self.store.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
+
+    def finish(self, kind, game, best_round=0, total=0):
+        st = self.store.load_stats()
+        store.record_game(st, kind, game.winner, best_round, total)
+        self.store.save_stats(st)
+        self.store.clear_game()
+
+    def win(self, seat, line1=None, line2=None):
+        self.play(sounds.WIN)
+        self.show(screens.Win(self, seat, line1, line2))
+
+    def apply_settings(self):
+        """Settings take effect at once (the Settings screen calls this on a change)."""
+        s = self.settings
+        try:
+            self.display.contrast(s[store.S_CONTRAST])
+        except OSError:
+            pass
+        if self.buzzer is not None:
+            self.buzzer.muted = not s[store.S_SOUND]
+        sh = self.shaker
+        if sh is not None and hasattr(sh, "sensitivity"):
+            sh.sensitivity = s[store.S_SENS]
+        if self.power is not None:
+            self.power.configure(s)
+            self.power.shown = -1  # re-send the contrast on the next frame
+
+    def save_settings(self):
+        self.store.save_settings(self.settings)
+
+    # ---- menu actions ----------------------------------------------------------
+
+    def choose(self, item):
+        if item == "CONTINUE":
+            self.resume()
+        elif item == "SHAKE UP":
+            self.show(screens.Setup(self, screens.KIND_SHAKEUP))
+        elif item == "FARKLE FRENZY":
+            self.show(screens.Setup(self, screens.KIND_FRENZY))
+        elif item == "SETTINGS":
+            from ui.settings import Settings
+            self.show(Settings(self))
+        elif item == "HOW TO PLAY":
+            from ui.howto import HowTo
+            self.show(HowTo(self))
+        elif item == "STATS":
+            from ui.stats import Stats
+            self.show(Stats(self))
+
+    def _screen_class(self, kind):
+        if kind == screens.KIND_SHAKEUP:
+            from core import shakeup
+            from ui.shakeup_screen import ShakeUpScreen
+            return shakeup, ShakeUpScreen
+        from core import frenzy
+        from ui.frenzy_screen import FrenzyScreen
+        return frenzy, FrenzyScreen
+
+    def start(self, kind, players):
+        """A new game from the setup screen; the one who set it up holds the device."""
+        self.screen = None
+        gc.collect()
+        mod, cls = self._screen_class(kind)
+        s = self.settings
+        if kind == screens.KIND_SHAKEUP:
+            game = mod.Game(players, bool(s[store.S_SPOTS]), self.dice)
+        else:
+            game = mod.Game(players, s[store.S_SCHEDULE], 1000 if s[store.S_ONES] else 300,
+                            self.dice)
+        self.players = players
+        self.holder = 0
+        scr = cls(self, game, None)
+        self.save(kind, game, b"")
+        self.show(scr)
+
+    def resume(self):
+        got = self.store.load_game()
+        if got is None:
+            self.menu()
+            return
+        kind, blob, ui = got
+        self.screen = None
+        gc.collect()
+        try:
+            mod, cls = self._screen_class(kind)
+            game = mod.Game.from_bytes(blob, self.dice)
+            self.players = game.players
+            self.holder = (ui[0] - 1) if ui else -1
+            scr = cls(self, game, ui[1:] if ui else b"")
+        except (ValueError, IndexError, ImportError):
+            self.store.reject_game()
+            self.menu()
+            return
+        self.show(scr)
+
+    # ---- the frame ---------------------------------------------------------------
+
+    def _tumble(self, by_shake):
+        self.tumbling = True
+        self._by_shake = by_shake
+        self._tumble_t0 = self.now
+        self._rattle_next = self.now
+        self.screen.dirty = True
+
+    def _land(self):
+        self.tumbling = False
+        scr = self.screen
+        scr.dirty = True
+        if self.shaker is not None and hasattr(self.shaker, "cooldown"):
+            self.shaker.cooldown(self.now)
+        self.play(sounds.LAND)
+        scr.roll()
+
+    def step(self, now_ms):
+        self.now = now_ms
+        self.frame += 1
+        dev = self.dev
+        try:
+            dev.poll(now_ms)
+        except OSError:
+            pass
+        q = self.q
+        n = q.n
+        pw = self.power
+        if n and pw is not None:
+            if pw.activity(now_ms) >= _power.OFF:
+                n = 0  # this press only woke the display
+        scr = self.screen
+        if n:
+            buf = q.buf
+            for i in range(n):
+                kind = buf[i] & 0xF0
+                if kind == _SHAKE_START:
+                    if scr.rolling and not self.tumbling:
+                        self._tumble(True)
+                elif kind == _SHAKE_END:
+                    if self.tumbling and self._by_shake:
+                        self._land()
+                        n = 0  # the rest of this frame's events fell during the shake
+                        break
+        if self.tumbling:
+            t = self.elapsed(self._tumble_t0)
+            if t >= TUMBLE_MAX or (not self._by_shake and t >= TUMBLE_MS):
+                self._land()
+            else:
+                if self.frame & 1:
+                    scr.dirty = True
+                if ticks_diff(now_ms, self._rattle_next) >= 0:
+                    self.play(sounds.RATTLE)
+                    self._rattle_next = ticks_add(now_ms, 200)
+        else:
+            if not n:
+                q.n = 0  # events that only woke the display are dropped
+            scr.update(q)
+        q.clear()
+        scr = self.screen
+        if scr.rolling and not self._told_sensor:
+            sh = self.shaker
+            if self.sensor_missing or (sh is not None and getattr(sh, "failed", False)):
+                self._told_sensor = True
+                self.say("NO SHAKE SENSOR:", "PRESS OK TO ROLL")
+        if self.notice is not None and self.elapsed(self._notice_t) >= NOTICE_MS:
+            self.notice = None
+            self.notice2 = None
+            scr.dirty = True
+        if scr.dirty:
+            scr.dirty = False
+            fb = self.fb
+            fb.fill(0)
+            scr.draw(fb)
+            if self.notice is not None:
+                self._draw_notice(fb)
+            self._show()
+        bz = self.buzzer
+        if bz is not None:
+            bz.tick(now_ms)
+        if pw is not None:
+            self.level = lv = pw.level(now_ms)
+            pw.drive_display(self.display, lv, self.settings[store.S_CONTRAST])
+
+    def _draw_notice(self, fb):
+        from ui import gfx
+        h = 16 if self.notice2 else 9
+        y = 64 - h
+        fb.fill_rect(0, y - 1, 128, h + 1, 0)
+        fb.fill_rect(0, y, 128, h, 1)
+        gfx.center(fb, self.notice, y + 2, 0)
+        if self.notice2:
+            gfx.center(fb, self.notice2, y + 9, 0)
+
+    def _show(self):
+        d = self.display
+        try:
+            d.show()
+        except OSError:
+            # The panel stopped answering: re-initialise now and then; play goes on.
+            if self.elapsed(self._disp_retry) >= 1000:
+                self._disp_retry = self.now
+                try:
+                    d.init()
+                except OSError:
+                    pass
+            self.screen.dirty = True
+
+    def run(self):
+        wdt = None
+        try:
+            from machine import WDT
+            wdt = WDT(timeout=8000)
+        except (ImportError, AttributeError, ValueError, OSError):
+            pass
+        t = ticks_ms()
+        while True:
+            self.step(t)
+            if wdt is not None:
+                wdt.feed()
+            if self.level == 3 and _power is not None:  # DEEP
+                self._deep_sleep()
+            t = ticks_add(t, FRAME_MS)
+            wait = ticks_diff(t, ticks_ms())
+            if wait > 0:
+                if self.level >= 2 and _power is not None:  # display off: nap
+                    _power.nap(wait)
+                else:
+                    sleep_ms(wait)
+            elif wait < -_FAR_BEHIND:
+                t = ticks_ms()
+
+    def _deep_sleep(self):
+        pins = []
+        b = getattr(self.board, "BUTTONS", None) or {}
+        for name in ("OK", "PREV", "NEXT", "BACK"):
+            v = b.get(name)
+            pins.append(v[0] if v else None)
+        try:
+            self.display.sleep(True)
+        except OSError:
+            pass
+        _power.deep_sleep(_power.wake_pin(pins, getattr(self.board, "CHIP", "esp32")))

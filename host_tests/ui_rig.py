@@ -1,0 +1,210 @@
+"""A test rig for the app: a virtual clock, buttons, shakes and the shown frame.
+
+Uses the simulated board (tools/sim/machine.py + hal.devices + boards/sim.py) when
+those exist; otherwise a minimal stand-in built from hal.events.Queue and a framebuf.
+Portable: runs under CPython (when framebuf is importable) and MicroPython.
+"""
+import sys
+
+FRAME = 33
+PREV = 0
+NEXT = 1
+OK = 2
+BACK = 3
+NAMES = ("PREV", "NEXT", "OK", "BACK")
+
+
+def _rmtree(path):
+    import os
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for n in names:
+        p = path + "/" + n
+        try:
+            os.remove(p)
+        except OSError:
+            _rmtree(p)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def tmpdir(name):
+    import os
+    base = "/tmp/pocketdice_ui_" + name
+    _rmtree(base)
+    os.mkdir(base)
+    return base
+
+
+class FakeDisplay:
+    def __init__(self):
+        import framebuf
+        self.buf = bytearray(1024)
+        self.fb = framebuf.FrameBuffer(self.buf, 128, 64, framebuf.MONO_VLSB)
+        self.shown = bytearray(1024)
+        self.level = 207
+        self.on = True
+        self.ok = True
+        self.shows = 0
+
+    def show(self):
+        self.shown[:] = self.buf
+        self.shows += 1
+        return 1024
+
+    def contrast(self, v):
+        self.level = v
+
+    def sleep(self, on):
+        self.on = not on
+
+    def init(self):
+        return True
+
+
+class FakeBuzzer:
+    def __init__(self):
+        self.muted = False
+        self.busy = False
+        self.log = []
+
+    def play(self, seq):
+        self.log.append(seq)
+
+    def tick(self, now):
+        pass
+
+    def stop(self):
+        pass
+
+
+class FakeDevices:
+    """Events are injected straight into the queue (no debounce)."""
+
+    def __init__(self, shaker=True):
+        from hal.events import Queue
+        self.queue = Queue(32)
+        self.display = FakeDisplay()
+        self.buzzer = FakeBuzzer()
+        self.shaker = None
+        self.sensor_missing = not shaker
+        self.battery = None
+        self.pending = []
+
+    def source(self, n):
+        raise ValueError("tests give the App a seeded source")
+
+    def poll(self, now):
+        for ev in self.pending:
+            self.queue.put(ev)
+        self.pending = []
+
+
+def have_sim():
+    try:
+        import machine
+        import hal.devices  # noqa: F401
+        return hasattr(machine, "SIM")
+    except ImportError:
+        return False
+
+
+class Rig:
+    def __init__(self, name, seed=1, sim=None, fs=None):
+        from app import App
+        from core.dice import Seeded
+        self.root = fs if fs is not None else tmpdir(name)
+        self.sim = have_sim() if sim is None else sim
+        if self.sim:
+            import machine
+            self.SIM = machine.SIM
+            board = _board("sim")
+            if hasattr(self.SIM, "configure"):
+                self.SIM.configure(board)
+            self.app = App(board, self.root, source=Seeded(seed))
+        else:
+            self.dev = FakeDevices()
+            self.app = App(None, self.root, devices=self.dev, source=Seeded(seed))
+        self.t = 1000
+        self.app.step(self.t)
+
+    def step(self, n=1):
+        for _ in range(n):
+            self.t += FRAME
+            self.app.step(self.t)
+
+    def wait(self, ms):
+        self.step(ms // FRAME + 1)
+
+    def press(self, b, frames=2):
+        if self.sim:
+            self.SIM.press(NAMES[b])
+            self.step(3)
+            self.SIM.release(NAMES[b])
+            self.step(frames)
+        else:
+            self.dev.pending.append(0x10 | b)
+            self.step(1)
+            self.dev.pending.append(0x20 | b)
+            self.step(frames)
+
+    def shake(self, ms=400):
+        if self.sim:
+            self.SIM.shake(True)
+            self.wait(ms)
+            self.SIM.shake(False)
+            self.wait(600)
+        else:
+            self.dev.pending.append(0x50)
+            self.wait(ms)
+            self.dev.pending.append(0x60)
+            self.step(2)
+
+    def frame(self):
+        if self.sim:
+            return bytes(self.SIM.oled.frame())
+        return bytes(self.dev.display.shown)
+
+    @property
+    def screen(self):
+        return self.app.screen.NAME
+
+
+def _board(name):
+    if "boards" not in sys.path:
+        sys.path.insert(0, "boards")
+    return __import__(name)
+
+
+def ascii_art(frame):
+    rows = []
+    for y in range(64):
+        row = []
+        for x in range(128):
+            row.append("#" if frame[(y >> 3) * 128 + x] >> (y & 7) & 1 else ".")
+        rows.append("".join(row))
+    return "\n".join(rows)
+
+
+def diff_art(want, got):
+    """Rows of both frames side by side where they differ ('+' lit only in got,
+    '-' lit only in want)."""
+    out = []
+    for y in range(64):
+        row = []
+        bad = False
+        for x in range(128):
+            i = (y >> 3) * 128 + x
+            a = want[i] >> (y & 7) & 1
+            b = got[i] >> (y & 7) & 1
+            if a == b:
+                row.append("#" if a else ".")
+            else:
+                bad = True
+                row.append("+" if b else "-")
+        out.append(("%2d " % y) + "".join(row) + (" <" if bad else ""))
+    return "\n".join(out)
