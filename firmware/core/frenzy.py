@@ -100,7 +100,8 @@ def resolve(recs, mask, roller, st, end, by):
     seats in the round; roller: where the order within a step starts. Fills, per
     seat, st (ROLLING, STOPPED, FARKLED or OUT), end (how many of its steps count)
     and by (1 + the seat whose fill stopped it, or 0). A seat whose records run out
-    while it is still active is ROLLING (it has not played that step yet).
+    while it is still active, or whose last step is still being played (PENDING),
+    is ROLLING.
     """
     n = len(recs)
     active = 0
@@ -128,6 +129,8 @@ def resolve(recs, mask, roller, st, end, by):
             c = r[j]
             o = c & 3
             end[s] = k + 1
+            if o == _PENDING:
+                continue  # this step is being played: still rolling
             if o == _FARKLE:
                 st[s] = FARKLED
             elif o == _STOP:
@@ -439,12 +442,11 @@ class Game:
         # Would keeping on make any difference? Not when someone already filled
         # in this step: then the player is stopped here whatever they choose.
         r[j] = c | _CONT
-        self._resolve()
-        if self._st[seat] == STOPPED:
+        resolve(self._recs, self._rin, self.roller, _SCR_ST, _SCR_END, _SCR_BY)
+        if _SCR_ST[seat] == STOPPED:
             self._end_step()
             return
         r[j] = c
-        self._resolve()
         self.phase = DECIDE
 
     def _decide(self, stop):
@@ -710,6 +712,10 @@ class Game:
             raise ValueError("malformed Farkle Frenzy state: " + bad)
 
 
+# Scratch for a trial resolution (no allocation per take).
+_SCR_ST = bytearray(4)
+_SCR_END = [0] * 4
+_SCR_BY = bytearray(4)
 _POP5 = bytes(bin(m).count("1") for m in range(32))
 
 
