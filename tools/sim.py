@@ -53,7 +53,8 @@ def parse_args(argv):
     p.add_argument("--bell", action="store_true", help="buzzer tones ring the bell")
     p.add_argument("--mode", choices=sim_render.UTF8_MODES + sim_render.ASCII_MODES,
                    help="force a drawing mode (default: largest that fits)")
-    p.add_argument("--frame-ms", type=int, default=20, help="firmware step period (20)")
+    p.add_argument("--frame-ms", type=int, default=0,
+                   help="firmware step period (default: the App's FRAME_MS)")
     p.add_argument("--seed", default="", help="fixed dice seed (default: os.urandom)")
     p.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     p.add_argument("--trace", default="", help=argparse.SUPPRESS)  # tests: frames log
@@ -331,6 +332,8 @@ class State:
         self.duty = 0
         self.heap = None
         self.error = None
+        self.crash = None
+        self.asleep = False
         self.frames = 0
         self.started = time.monotonic()
 
@@ -357,6 +360,10 @@ class State:
             self.heap = int(msg[1])
         elif kind == "X":
             self.error = msg[1]
+        elif kind == "C":
+            self.crash = msg[1]
+        elif kind == "Z":
+            self.asleep = msg[1] == "1"
         if trace:
             trace.flush()
 
@@ -461,6 +468,10 @@ class TerminalUI:
         if self.muted:
             tone += " (muted)"
         bits = ["screen " + (state.screen or "?"), tone]
+        if state.asleep:
+            bits.append("DEEP SLEEP: a button wakes it")
+        if state.crash:
+            bits.append("restarted after " + state.crash)
         if controls.shaking:
             bits.append("SHAKING")
         held = controls.held_names()

@@ -18,6 +18,8 @@ followed by its raw bytes:
     S <screen NAME>                                        when the screen changed
     T <freq> <duty>                                        when the buzzer changed
     H <free heap bytes>                                    about once a second
+    C <message>                  the firmware crashed (traceback on stderr) and restarts
+    Z 1 / Z 0                    deep sleep entered / woken by a button (then a boot)
     N <label>                                              before a scripted snapshot
     X <message>                                            fatal error, then exit
 Portable: no os.path, no f-strings, no `random`.
@@ -42,7 +44,7 @@ def _ticks_diff(a, b):
 
 def _args(argv):
     opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
-            "frame-ms": "20", "seed": "", "script": ""}
+            "frame-ms": "0", "seed": "", "script": ""}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -139,16 +141,60 @@ class Runner:
         self.last_screen = None
         self.last_tone = (0, 0)
         self.app = None
+        self.guard = None
+        self.crashes = []
 
     def start(self):
+        """Boots like firmware/main.py: the crash guard first, then the App."""
+        import app as appmod
+        if not self.frame_ms:
+            self.frame_ms = getattr(appmod, "FRAME_MS", 33)
+        self.boot()
+        names = [b for b in _BUTTONS if b in getattr(self.board, "BUTTONS", {})]
+        self.send(b"B %s %d %d %s\n" % (getattr(self.board, "NAME", "?").replace(" ", "_")
+                                        .encode(), self.w, self.h, ",".join(names).encode()))
+
+    def boot(self):
+        """(Re)starts the firmware: power-on, or after a crash or a deep sleep."""
         from app import App
+        self.app = None
+        self.last_screen = None
+        try:
+            import gc
+            gc.collect()
+        except ImportError:
+            pass
+        resume = False
+        try:
+            import guard
+            self.guard = guard
+            resume = guard.boot(self.fs)
+        except ImportError:
+            self.guard = None
         if self.seed:
             self.app = App(self.board, fs_root=self.fs, source=XorShift(int(self.seed)))
         else:
             self.app = App(self.board, fs_root=self.fs)
-        names = [b for b in _BUTTONS if b in getattr(self.board, "BUTTONS", {})]
-        self.send(b"B %s %d %d %s\n" % (getattr(self.board, "NAME", "?").replace(" ", "_")
-                                        .encode(), self.w, self.h, ",".join(names).encode()))
+        if resume and hasattr(self.app, "resume"):
+            self.app.resume()
+
+    def crashed(self, e):
+        """An exception escaped App.step: what main.py does on the device (log, the
+        'restarting' screen, reset), then boot again."""
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(e)
+        else:
+            import traceback
+            traceback.print_exc()
+        self.send(b"C %s: %s\n" % (type(e).__name__.encode(), str(e).encode()))
+        if self.guard is not None:
+            disp = getattr(self.app, "display", None) if self.app is not None else None
+            try:
+                self.guard.crashed(e, self.fs, disp)
+            except BaseException as e2:  # the simulated machine.reset() may raise
+                if isinstance(e2, KeyboardInterrupt):
+                    raise
+        self.publish()
 
     def send(self, data):
         self.out.write(data)
@@ -201,6 +247,42 @@ class Runner:
             self.sim.shake(parts[1] == "1")
         return True
 
+    def step(self, now):
+        """One frame; a crash restarts the firmware like the device (a crash loop of
+        three within five seconds ends the run)."""
+        try:
+            self.app.step(now)
+        except Exception as e:
+            self.crashed(e)
+            self.crashes = [t for t in self.crashes if _ticks_diff(now, t) < 5000] + [now]
+            if len(self.crashes) >= 3:
+                raise
+            self.boot()
+
+    def deep_sleep(self, poller):
+        """The App reached the deep-sleep level: what run() does on the device (display
+        off, wake pin armed, machine.deepsleep()), then wait for a button and boot."""
+        try:
+            self.app._deep_sleep()
+        except BaseException as e:  # the simulated deepsleep may raise to stop us
+            if isinstance(e, KeyboardInterrupt):
+                raise
+        self.send(b"Z 1\n")
+        self.publish()
+        while True:
+            poller.poll(-1)
+            line = sys.stdin.readline()
+            if not line:
+                return False
+            if line.startswith("q"):
+                return False
+            if line.startswith("p"):
+                break
+        self.send(b"Z 0\n")
+        self.boot()
+        self.command(line)  # the waking button is still down at boot
+        return True
+
     def live(self):
         import select
         poller = select.poll()
@@ -221,8 +303,13 @@ class Runner:
             now = _ticks_ms()
             if _ticks_diff(now, nxt) < 0:
                 continue
-            self.app.step(now)
+            self.step(now)
             self.publish()
+            if getattr(self.app, "level", 0) >= 3 and hasattr(self.app, "_deep_sleep"):
+                if not self.deep_sleep(poller):
+                    return
+                now = _ticks_ms()
+                nxt = now
             nxt += period
             if _ticks_diff(now, nxt) > 10 * period:
                 nxt = now + period  # stalled (debugger, suspended): do not race
@@ -244,7 +331,7 @@ class Runner:
         def steps(ms):
             end = now[0] + ms
             while now[0] < end:
-                self.app.step(now[0])
+                self.step(now[0])
                 now[0] += self.frame_ms
             self.publish()
 
