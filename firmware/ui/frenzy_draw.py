@@ -1,0 +1,217 @@
+"""Farkle Frenzy: drawing the screen's views (state and text come from FrenzyScreen).
+
+128x64 layout of the play view:
+  y 0   colour label, round, the player's score sheet total
+  y 9   the rolled dice (17 px) | the Common Die at the right
+  y 27  the cursor caret (or the WILD mark under the Common Die)
+  y 31  the running total in big digits (x2 when the Common Die shows 2X), the
+        selection's points, the riser (5 steps, filled as dice go on it)
+  y 48  one info line: the odds hint ("FARKLE RISK 8%") or what to do
+  y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
+Nothing here allocates: every string was formatted when the state changed.
+"""
+from ui import gfx
+from ui.screens import COLOURS
+from core import frenzy as fz
+from ui import frenzy_screen as fs
+
+_DX = 19          # dice pitch
+_CX = 106         # Common Die x
+_DY = 9           # dice row y
+_BY = 55          # buttons row y
+_TWOX = 7
+_WILD = 8
+_UNKNOWN = 9      # gfx.die draws "?"
+
+
+def draw(scr, fb):
+    v = scr.view
+    if v == fs.PLAY:
+        _play(scr, fb)
+    elif v == fs.FARKLE:
+        _farkle(scr, fb)
+    elif v == fs.NOTICE:
+        _notice(scr, fb)
+    elif v == fs.WARN:
+        _warn(scr, fb)
+    elif v == fs.SUMMARY:
+        _summary(scr, fb)
+    else:
+        _winner(scr, fb)
+
+
+def _tumble_face(frame, i):
+    # A face that changes every other frame and differs between dice.
+    return (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1
+
+
+def _header(scr, fb, seat):
+    w = gfx.label(fb, COLOURS[seat], 0, 0)
+    gfx.text(fb, scr.t_head, w + 3, 1)
+    gfx.right(fb, scr.t_sheet, 128, 1)
+
+
+def _common(scr, fb, g, ph, tumbling, frame):
+    x = _CX
+    fb.vline(x - 5, _DY, 17, 1)
+    if tumbling and scr.tumble_mask & 0x20:
+        gfx.die(fb, x, _DY + (frame & 1), _tumble_face(frame, 5))
+        return
+    c = g.common
+    if ph == fz.COMMON or not c:
+        gfx.die(fb, x, _DY, _UNKNOWN)
+        return
+    if ph == fz.PH_WILD:
+        gfx.die(fb, x, _DY, scr.wildv, gfx.DIE_L, True)
+        gfx.caret(fb, x, 27, 17)
+        return
+    face = c
+    if c == _WILD and g.wild:
+        face = g.wild
+    sel = ph == fz.PH_TAKE and scr.mask & fz.COMMON_BIT
+    if ph == fz.DECIDE and scr.taken & fz.COMMON_BIT:
+        sel = True
+    gfx.die(fb, x, _DY, face, gfx.DIE_L, bool(sel))
+    if c == _WILD and g.wild:
+        gfx.text(fb, "W", x + 7, 28)
+    if (ph == fz.PH_TAKE or ph == fz.PH_ROLL or ph == fz.DECIDE) and c != _TWOX \
+            and not sel and g.usable() is None:
+        # Counted already in this set of five: struck through.
+        for i in range(15):
+            fb.pixel(x + 1 + i, _DY + 15 - i, 1)
+
+
+def _dice(scr, fb, g, ph, tumbling, frame):
+    if ph == fz.COMMON:
+        return
+    if ph == fz.PH_ROLL or tumbling:
+        n = g.to_roll() if ph != fz.COMMON else 0
+        m = scr.tumble_mask
+        for i in range(n):
+            if tumbling and m >> i & 1:
+                gfx.die(fb, i * _DX, _DY + ((frame + i) & 1), _tumble_face(frame, i))
+            else:
+                gfx.die(fb, i * _DX, _DY, _UNKNOWN)
+        return
+    sel = scr.mask if ph == fz.PH_TAKE else scr.taken if ph == fz.DECIDE else 0
+    for i in range(scr.nd):
+        gfx.die(fb, i * _DX, _DY, scr.dice[i], gfx.DIE_L, bool(sel >> i & 1))
+
+
+def _riser(fb, n):
+    for i in range(5):
+        h = 3 + 3 * i
+        x = 99 + 6 * i
+        if i < n:
+            fb.fill_rect(x, 46 - h, 5, h, 1)
+        else:
+            fb.rect(x, 46 - h, 5, h, 1)
+
+
+def _button(fb, s, x, cursor, enabled=True):
+    w = gfx.width(s, gfx.MEDIUM) + 2
+    if cursor and enabled:
+        gfx.label(fb, s, x, _BY, gfx.MEDIUM)
+    else:
+        if enabled:
+            gfx.box(fb, x - 1, _BY - 1, w + 2, 11)
+        gfx.text(fb, s, x + 1, _BY + 1, 1, gfx.MEDIUM)
+    return x + w + 6
+
+
+def _play(scr, fb):
+    g = scr.game
+    app = scr.app
+    ph = g.phase
+    seat = g.player
+    tumbling = app.tumbling
+    frame = app.frame
+    _header(scr, fb, seat)
+    _dice(scr, fb, g, ph, tumbling, frame)
+    _common(scr, fb, g, ph, tumbling, frame)
+    cur_item = scr.items[scr.cur] if scr.nitems else 255
+    if ph == fz.PH_TAKE and cur_item <= fs.IT_COMMON:
+        x = _CX if cur_item == fs.IT_COMMON else cur_item * _DX
+        gfx.caret(fb, x, 27, 17)
+    if ph != fz.COMMON:
+        x = gfx.big(fb, scr.t_run, 0, 31)
+        if g.common == _TWOX:
+            gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
+        if scr.t_pts:
+            gfx.right(fb, scr.t_pts, 97, 38, 1, gfx.MEDIUM)
+        _riser(fb, g.riser(seat))
+    else:
+        gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
+        gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
+    gfx.text(fb, scr.t_info, 0, 48)
+    if ph == fz.PH_WILD:
+        _button(fb, "SET WILD", 0, True)
+        gfx.right(fb, "< >", 128, _BY + 2)
+        return
+    x = 1
+    for i in range(scr.nitems):
+        it = scr.items[i]
+        cur = i == scr.cur
+        if it == fs.IT_TAKE:
+            x = _button(fb, "TAKE", x, cur, scr.ok_take[scr.mask] == 1)
+        elif it == fs.IT_ROLL:
+            x = _button(fb, "ROLL", x, cur)
+        elif it == fs.IT_STOP:
+            x = _button(fb, "STOP", x, cur)
+    if scr.rolling and not tumbling:
+        gfx.right(fb, "OR SHAKE", 128, _BY + 2)
+
+
+def _farkle(scr, fb):
+    gfx.big_center(fb, "FARKLE", 1)
+    n = scr.nd
+    x0 = (128 - (n * _DX - 2)) // 2
+    for i in range(n):
+        gfx.die(fb, x0 + i * _DX, 19, scr.dice[i])
+    gfx.center(fb, scr.t_a, 40, 1, gfx.MEDIUM)
+    gfx.center(fb, scr.t_b, 51)
+    gfx.right(fb, "OK", 128, 58)
+
+
+def _notice(scr, fb):
+    gfx.banner(fb, "RISER FILLED", 0)
+    gfx.center(fb, scr.t_a, 16)
+    gfx.center(fb, scr.t_b, 26, 1, gfx.MEDIUM)
+    gfx.big_center(fb, scr.t_c, 38)
+    gfx.right(fb, "OK", 128, 58)
+
+
+def _warn(scr, fb):
+    gfx.banner(fb, "STOP?", 0)
+    gfx.center(fb, scr.t_a, 16, 1, gfx.MEDIUM)
+    gfx.center(fb, scr.t_b, 28, 1, gfx.MEDIUM)
+    gfx.text(fb, scr.t_c, 4, 41)
+    x = 30
+    for i in range(2):
+        x = _button(fb, "NO" if scr.items[i] == fs.IT_NO else "YES", x, i == scr.cur)
+        x += 16
+
+
+def _summary(scr, fb):
+    gfx.banner(fb, scr.t_a, 0)
+    y = 13
+    for s in range(scr.game.players):
+        gfx.text(fb, scr.t_rows[s], 0, y + 1)
+        gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
+        gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
+        y += 10
+    gfx.text(fb, scr.t_b, 0, 58)
+
+
+def _winner(scr, fb):
+    g = scr.game
+    gfx.big_center(fb, COLOURS[g.winner], 0)
+    gfx.center(fb, "WINS WITH", 16)
+    gfx.big_center(fb, scr.t_b, 24)
+    y = 43
+    for i in range(3):
+        if scr.t_rows[i]:
+            gfx.text(fb, scr.t_rows[i], 0, y)
+            gfx.right(fb, scr.t_tot[i], 64, y)
+        y += 7
+    gfx.right(fb, "OK: MENU", 128, 58)
