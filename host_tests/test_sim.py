@@ -216,3 +216,119 @@ def wait_exit(sim, timeout=10):
     while sim.proc.poll() is None and time.monotonic() < end:
         sim.pump(0.05)
     return sim.proc.poll()
+
+
+# ---- pure parts: rendering, keys, button timing -------------------------------------
+
+import sim  # noqa: E402  (tools/sim.py)
+
+
+def _pattern(w, h):
+    """A frame with a diagonal, a border and a checker patch: every bit position used."""
+    px = [[0] * w for _ in range(h)]
+    for x in range(w):
+        px[0][x] = px[h - 1][x] = 1
+        px[(x * h) // w][x] = 1
+    for y in range(h):
+        px[y][0] = px[y][w - 1] = 1
+    for y in range(10, 20):
+        for x in range(30, 50):
+            px[y][x] = (x + y) & 1
+    return px
+
+
+@pytest.mark.parametrize("mode", ["block2", "block1", "braille", "ascii2", "ascii1"])
+@pytest.mark.parametrize("size", [(128, 64), (128, 32)])
+def test_render_round_trip(mode, size):
+    w, h = size
+    px = _pattern(w, h)
+    frame = pack(px, w, h)
+    lines = sim_render.render(frame, w, h, mode)
+    assert (max(len(ln) for ln in lines), len(lines)) == sim_render.text_size(mode, w, h)
+    assert sim_render.unrender(lines, w, h, mode) == px
+
+
+def test_ascii_modes_are_ascii_and_utf8_modes_use_blocks():
+    frame = pack(_pattern(128, 64), 128, 64)
+    for mode in sim_render.ASCII_MODES:
+        assert all(ln.isascii() for ln in sim_render.render(frame, 128, 64, mode))
+    text = "".join(sim_render.render(frame, 128, 64, "block1"))
+    assert set(text) <= {" ", "\u2580", "\u2584", "\u2588"} and "\u2588" in text
+
+
+def test_pick_mode_fits_the_terminal():
+    assert sim_render.pick_mode(300, 80, 128, 64, True) == "block2"
+    assert sim_render.pick_mode(140, 40, 128, 64, True) == "block1"
+    assert sim_render.pick_mode(80, 24, 128, 64, True) == "braille"
+    assert sim_render.pick_mode(80, 24, 128, 64, False) == "ascii0"
+    assert sim_render.pick_mode(140, 40, 128, 64, False) == "ascii1"
+    for cols, rows in ((300, 80), (140, 40), (80, 24)):
+        m = sim_render.pick_mode(cols, rows, 128, 64, True)
+        tc, tr = sim_render.text_size(m, 128, 64)
+        assert tc + 2 <= cols and tr + 4 <= rows
+
+
+def test_keys_parse_arrows_letters_and_a_lone_escape():
+    kp = sim.KeyParser()
+    assert kp.feed(b"\x1b[A\x1b[C\x1bOBad\r \x7fsmq", 0.0) == [
+        "PREV", "NEXT", "NEXT", "PREV", "NEXT", "OK", "OK", "BACK", "SHAKE", "MUTE", "QUIT"]
+    # An escape sequence split over two reads is one key.
+    assert kp.feed(b"\x1b[", 1.0) == []
+    assert kp.flush(1.01) == []
+    assert kp.feed(b"D", 1.02) == ["PREV"]
+    # A lone Esc becomes BACK once nothing follows it.
+    assert kp.feed(b"\x1b", 2.0) == []
+    assert kp.flush(2.01) == []
+    assert kp.flush(2.0 + kp.ESC_WAIT) == ["BACK"]
+    assert kp.deadline() is None
+
+
+def test_controls_tap_hold_by_autorepeat_and_shake():
+    sent = []
+    c = sim.Controls(sent.append)
+    c.key("OK", 0.0)
+    assert sent == ["p OK"]
+    c.tick(sim.TAP_S - 0.01)
+    assert sent == ["p OK"]
+    c.tick(sim.TAP_S)
+    assert sent == ["p OK", "r OK"]
+    # Auto-repeat (events 30 ms apart) holds the button until the repeats stop.
+    del sent[:]
+    t = 1.0
+    c.key("NEXT", t)
+    for _ in range(20):
+        t += 0.03
+        c.key("NEXT", t)
+        c.tick(t)
+    assert sent == ["p NEXT"]
+    c.tick(t + sim.REPEAT_HOLD_S)
+    assert sent == ["p NEXT", "r NEXT"]
+    # Two quick taps are two presses, the second after a gap.
+    del sent[:]
+    c.key("PREV", 3.0)
+    c.key("PREV", 3.1)
+    for i in range(1, 60):
+        c.tick(3.0 + i * 0.01)
+    assert sent == ["p PREV", "r PREV", "p PREV", "r PREV"]
+    # A tap of S shakes for SHAKE_TAP_S; repeats of S keep it shaking.
+    del sent[:]
+    c.key("SHAKE", 5.0)
+    c.tick(5.0 + sim.SHAKE_TAP_S - 0.01)
+    assert sent == ["s 1"] and c.shaking
+    c.key("SHAKE", 5.65)
+    c.tick(5.0 + sim.SHAKE_TAP_S + 0.05)
+    assert sent == ["s 1"]
+    c.tick(5.65 + sim.SHAKE_HOLD_S)
+    assert sent == ["s 1", "s 0"] and not c.shaking
+
+
+def test_back_is_a_long_ok_on_three_button_boards():
+    sent = []
+    c = sim.Controls(sent.append)
+    c.set_buttons(["PREV", "NEXT", "OK"])
+    c.key("BACK", 0.0)
+    c.tick(sim.LONG_S - 0.01)
+    assert sent == ["p OK"]
+    c.tick(sim.LONG_S)
+    assert sent == ["p OK", "r OK"]
+    assert sim.LONG_S * 1000 > 600  # longer than the buttons driver's long press
