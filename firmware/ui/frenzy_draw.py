@@ -51,7 +51,7 @@ def _header(scr, fb, seat):
     gfx.right(fb, scr.t_sheet, 128, 1)
 
 
-def _common(scr, fb, g, ph, tumbling, frame):
+def _common(scr, fb, g, ph, tumbling, frame, caret):
     x = _CX
     fb.vline(x - 5, _DY, 17, 1)
     if tumbling and scr.tumble_mask & 0x20:
@@ -72,9 +72,9 @@ def _common(scr, fb, g, ph, tumbling, frame):
     if ph == fz.DECIDE and scr.taken & fz.COMMON_BIT:
         sel = True
     gfx.die(fb, x, _DY, face, gfx.DIE_L, bool(sel))
-    if c == _WILD and g.wild:
+    if c == _WILD and g.wild and not caret:
         gfx.text(fb, "W", x + 7, 28)
-    if (ph == fz.PH_TAKE or ph == fz.PH_ROLL or ph == fz.DECIDE) and c != _TWOX \
+    if (ph == fz.PH_TAKE or ph == fz.PH_ROLL or ph == fz.DECIDE) and face <= 6 \
             and not sel and g.usable() is None:
         # Counted already in this set of five: struck through.
         for i in range(15):
@@ -114,9 +114,13 @@ def _button(fb, s, x, cursor, enabled=True):
         gfx.label(fb, s, x, _BY, gfx.MEDIUM)
     else:
         if enabled:
-            gfx.box(fb, x - 1, _BY - 1, w + 2, 11)
+            gfx.box(fb, x, _BY, w, 9)
+        elif cursor:
+            for i in range(x + 1, x + w - 1, 2):  # cursor on a choice not possible now
+                fb.pixel(i, _BY, 1)
+                fb.pixel(i, _BY + 8, 1)
         gfx.text(fb, s, x + 1, _BY + 1, 1, gfx.MEDIUM)
-    return x + w + 6
+    return x + w + 4
 
 
 def _play(scr, fb):
@@ -128,8 +132,8 @@ def _play(scr, fb):
     frame = app.frame
     _header(scr, fb, seat)
     _dice(scr, fb, g, ph, tumbling, frame)
-    _common(scr, fb, g, ph, tumbling, frame)
     cur_item = scr.items[scr.cur] if scr.nitems else 255
+    _common(scr, fb, g, ph, tumbling, frame, ph == fz.PH_TAKE and cur_item == fs.IT_COMMON)
     if ph == fz.PH_TAKE and cur_item <= fs.IT_COMMON:
         x = _CX if cur_item == fs.IT_COMMON else cur_item * _DX
         gfx.caret(fb, x, 27, 17)
@@ -148,7 +152,7 @@ def _play(scr, fb):
         _button(fb, "SET WILD", 0, True)
         gfx.right(fb, "< >", 128, _BY + 2)
         return
-    x = 1
+    x = 0
     for i in range(scr.nitems):
         it = scr.items[i]
         cur = i == scr.cur

@@ -476,7 +476,7 @@ class FrenzyScreen(screens.Screen):
     def _format(self, g, ph, seat):
         v = self.view
         self.t_head = "ROUND %d" % g.round
-        self.t_sheet = str(g.totals[seat])
+        self.t_sheet = "SHEET %d" % g.totals[seat]
         self.t_run = str(g.running(seat))
         self.t_info = ""
         self.t_a = ""
