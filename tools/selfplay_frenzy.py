@@ -1,0 +1,210 @@
+"""Farkle Frenzy self-play: `run(opts) -> dict` of statistics, for tools/selfplay.py.
+
+Runs under CPython and the MicroPython unix port (randomness only from
+core.dice.Seeded). opts keys: players, games, seed, policy ("random" or
+"greedy:N"), schedule ("relay"/"lockstep" or 0/1), ones (300/1000), solo_rounds
+(N > 0: play N single rounds of 1 player instead of games).
+
+Policies (issue 2, section 3):
+- random: a uniformly random legal decision every time.
+- greedy:N: take the selection with the most points (ties: fewest rolled dice,
+  i.e. fewest dice onto the riser, then the one without the Common Die); stop once
+  the running total is >= N, otherwise roll on, also after filling the riser; as
+  the roller declare a WILD as the value that gives the first roll its
+  highest-scoring selection (ties: the smallest value).
+
+Report: games, rounds_per_game (mean), farkle_rate per number of dice rolled
+("1".."5"), win_share per seat, mean_round_score per Common Die face ("1", "5",
+"2X", "WILD": after the 2X doubling, before the 400 entry rule), and counts.
+"""
+
+from core import frenzy as F
+from core.dice import Dice, Seeded, TWOX, WILD
+from core.frenzy_score import _selections, _table
+
+_FACE_KEYS = {1: "1", 5: "5", TWOX: "2X", WILD: "WILD"}
+_POP = bytes(bin(m).count("1") for m in range(32))
+
+
+class _Pick:
+    """Uniform choice among n by rejection sampling on a seeded byte source."""
+
+    def __init__(self, seed):
+        self._src = Seeded(seed)
+
+    def __call__(self, n):
+        if n <= 1:
+            return 0
+        lim = 256 - 256 % n if n <= 256 else 0
+        while True:
+            b = self._src(1)[0]
+            if b < lim:
+                return b % n
+
+
+def best_selection(rolled, n, common, t):
+    """The greedy choice: (mask, points) with the most points; ties: fewest rolled
+    dice, then without the Common Die. None for a Farkle."""
+    best = None
+    bp = -1
+    bk = 0
+    for m, p in _selections(rolled, n, common, t):
+        k = _POP[m & 0x1F] * 2 + (1 if m & F.COMMON_BIT else 0)
+        if p > bp or (p == bp and k < bk):
+            best = m
+            bp = p
+            bk = k
+    return None if best is None else (best, bp)
+
+
+def _greedy_wild(g):
+    # The value that gives the roller's first roll its highest-scoring selection.
+    best_v = 1
+    best_p = -1
+    for v in range(1, 7):
+        b = best_selection(g.rolled, g.nrolled, v, g._t)
+        p = b[1] if b else 0
+        if p > best_p:
+            best_p = p
+            best_v = v
+    return best_v
+
+
+def _decide(g, policy, limit, pick):
+    ph = g.phase
+    if policy == "random":
+        legal = g.legal()
+        return legal[pick(len(legal))]
+    if ph == F.PH_COMMON:
+        return F.COMMON_ROLL
+    if ph == F.PH_ROLL:
+        return F.ROLL
+    if ph == F.PH_WILD:
+        return F.DECLARE | _greedy_wild(g)
+    if ph == F.PH_TAKE:
+        return F.TAKE | best_selection(g.rolled, g.nrolled, g.usable(), g._t)[0]
+    return F.STOP if g.running(g.player) >= limit else F.ROLL
+
+
+class _Stats:
+    def __init__(self, players):
+        self.rolls = [0] * 6
+        self.farkles = [0] * 6
+        self.face_sum = {}
+        self.face_n = {}
+        self.rounds = 0
+        self.ties = 0
+        self.wins = [0] * players
+        self._last_n = 0
+
+    def before(self, g, d):
+        if g.phase == F.PH_ROLL and d == F.ROLL:
+            self._last_n = g.to_roll()
+            self.rolls[self._last_n] += 1
+
+    def after(self, g):
+        for note in g.notes:
+            k = note[0]
+            if k == "farkle":
+                self.farkles[self._last_n] += 1
+            elif k == "round_end":
+                self.rounds += 1
+                key = _FACE_KEYS[g.common]
+                for s in range(g.players):
+                    if g.status(s) != F.OUT:
+                        self.face_sum[key] = self.face_sum.get(key, 0) + g.round_raw[s]
+                        self.face_n[key] = self.face_n.get(key, 0) + 1
+            elif k == "tie":
+                self.ties += 1
+            elif k == "win":
+                self.wins[note[1]] += 1
+
+
+def _play(g, policy, limit, pick, st, one_round=False):
+    steps = 0
+    while g.phase != F.PH_OVER:
+        d = _decide(g, policy, limit, pick)
+        st.before(g, d)
+        g.apply(d)
+        st.after(g)
+        steps += 1
+        if steps > 1000000:
+            raise RuntimeError("a game did not end")
+        if one_round and g.round > 1:
+            break
+
+
+def _opt(opts, key, default):
+    v = opts.get(key)
+    return default if v is None else v
+
+
+def run(opts):
+    players = int(_opt(opts, "players", 2))
+    games = int(_opt(opts, "games", 100))
+    seed = int(_opt(opts, "seed", 1))
+    policy = _opt(opts, "policy", "greedy:300")
+    sched = _opt(opts, "schedule", "relay")
+    ones = int(_opt(opts, "ones", 300))
+    solo = int(_opt(opts, "solo_rounds", 0) or 0)
+    if sched in ("relay", F.RELAY):
+        sched = F.RELAY
+    elif sched in ("lockstep", F.LOCKSTEP):
+        sched = F.LOCKSTEP
+    else:
+        raise ValueError("schedule must be relay or lockstep, got %r" % (sched,))
+    _table(ones)
+    limit = 0
+    if policy.startswith("greedy:"):
+        limit = int(policy[7:])
+        policy = "greedy"
+    elif policy != "random":
+        raise ValueError("policy must be random or greedy:N, got %r" % (policy,))
+    dice = Dice(Seeded(seed))
+    pick = _Pick(seed * 7919 + 17)
+    if solo:
+        players = 1
+    st = _Stats(players)
+    if solo:
+        for _ in range(solo):
+            g = F.Game(1, sched, ones, dice)
+            _play(g, policy, limit, pick, st, True)
+        played = 0
+    else:
+        for _ in range(games):
+            g = F.Game(players, sched, ones, dice)
+            _play(g, policy, limit, pick, st)
+        played = games
+    rate = {}
+    rolls = {}
+    for n in range(1, 6):
+        rolls[str(n)] = st.rolls[n]
+        rate[str(n)] = round(st.farkles[n] / st.rolls[n], 4) if st.rolls[n] else None
+    mean = {}
+    count = {}
+    for key in ("1", "5", "2X", "WILD"):
+        c = st.face_n.get(key, 0)
+        count[key] = c
+        mean[key] = round(st.face_sum.get(key, 0) / c, 1) if c else None
+    out = {
+        "game": "frenzy",
+        "players": players,
+        "schedule": "relay" if sched == F.RELAY else "lockstep",
+        "ones": ones,
+        "policy": opts.get("policy") or "greedy:300",
+        "seed": seed,
+        "games": played,
+        "rounds": st.rounds,
+        "farkle_rate": rate,
+        "rolls": rolls,
+        "mean_round_score": mean,
+        "rounds_per_face": count,
+    }
+    if solo:
+        out["solo_rounds"] = solo
+    else:
+        out["rounds_per_game"] = round(st.rounds / games, 2) if games else None
+        out["tie_rounds"] = st.ties
+        out["wins"] = st.wins
+        out["win_share"] = [round(w / games, 4) if games else None for w in st.wins]
+    return out
