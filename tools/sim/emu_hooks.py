@@ -1,0 +1,132 @@
+"""Test side channel of the emulated board (tools/emuboard.py): buttons, shake, OLED.
+
+The simulated world (machine.SIM) lives inside the MicroPython process that runs the
+firmware, so a test reaches it through files in a control folder (mounted at
+/_emu_ctl by tools/emu_agent.py):
+    cmd      lines "<seq> <verb> [arg]" appended by the test
+             verbs: press NAME, release NAME, shake 1|0, frame, modules, ping
+    reply    "<seq> ok|err <n>\\n" + n bytes, replaced atomically (write reply.tmp,
+             rename) after each command: frame -> 1024 bytes MONO_VLSB; modules ->
+             "name file" lines; errors -> the message.
+poll() runs the commands; the simulated machine calls it from its per-frame
+hardware accesses, and the agent installs it. Off (a no-op) unless install() ran, so
+CPython tests and `make sim` never see it. Portable: CPython and the unix port.
+"""
+import os
+import sys
+import time
+
+_ctl = None
+_machine = None
+_off = 0
+_next = 0
+_PERIOD_MS = 10
+
+
+def install(ctl_dir, machine):
+    """Turn the hook on: commands come from ctl_dir/cmd, machine.SIM is the world."""
+    global _ctl, _machine, _off
+    _ctl = ctl_dir
+    _machine = machine
+    try:
+        _off = os.stat(_ctl + "/cmd")[6]  # skip commands meant for an earlier boot
+    except OSError:
+        _off = 0
+    _wrap(machine)
+
+
+def _wrap(machine):
+    # Until machine.py calls poll() itself, run it whenever the firmware reads a pin
+    # or talks on the I2C bus: the button and shake polls do so every frame.
+    targets = (("Pin", "value"), ("Pin", "__call__"), ("I2C", "readfrom_mem_into"),
+               ("I2C", "readfrom_mem"), ("I2C", "writeto"), ("SoftI2C", "writeto"))
+    for cls_name, meth in targets:
+        cls = getattr(machine, cls_name, None)
+        orig = getattr(cls, meth, None) if cls is not None else None
+        if orig is None or getattr(orig, "_emu", False):
+            continue
+        try:
+            setattr(cls, meth, _hooked(orig))
+        except (AttributeError, TypeError):
+            pass  # a built-in class: cannot be wrapped, and needs not be
+
+
+def _hooked(orig):
+    def f(*args, **kw):
+        poll()
+        return orig(*args, **kw)
+
+    try:
+        f._emu = True
+    except AttributeError:
+        pass  # MicroPython functions take no attributes; the double-wrap check is best effort
+    return f
+
+
+def _ticks():
+    if hasattr(time, "ticks_ms"):
+        return time.ticks_ms()
+    return int(time.monotonic() * 1000)
+
+
+def poll():
+    global _next, _off
+    if _ctl is None:
+        return
+    now = _ticks()
+    if hasattr(time, "ticks_diff"):
+        if time.ticks_diff(now, _next) < 0:
+            return
+    elif now < _next:
+        return
+    _next = now + _PERIOD_MS
+    try:
+        size = os.stat(_ctl + "/cmd")[6]
+    except OSError:
+        return
+    if size <= _off:
+        return
+    with open(_ctl + "/cmd", "rb") as f:
+        f.seek(_off)
+        data = f.read(size - _off)
+    end = data.rfind(b"\n") + 1  # only whole lines; the rest comes next poll
+    _off += end
+    for line in data[:end].split(b"\n"):
+        if line:
+            _do(line.decode())
+
+
+def _do(line):
+    parts = line.split()
+    seq = parts[0]
+    try:
+        out = _verb(parts[1], parts[2:])
+        status = "ok"
+    except Exception as e:
+        out = ("%s: %s" % (type(e).__name__, e)).encode()
+        status = "err"
+    tmp = _ctl + "/reply.tmp"
+    with open(tmp, "wb") as f:
+        f.write(("%s %s %d\n" % (seq, status, len(out))).encode())
+        f.write(out)
+    os.rename(tmp, _ctl + "/reply")
+
+
+def _verb(verb, args):
+    sim = _machine.SIM
+    if verb == "press":
+        sim.press(args[0])
+    elif verb == "release":
+        sim.release(args[0])
+    elif verb == "shake":
+        sim.shake(args[0] == "1")
+    elif verb == "frame":
+        return bytes(sim.oled.frame())
+    elif verb == "modules":
+        lines = []
+        for name in sorted(sys.modules):
+            lines.append("%s %s" % (name, getattr(sys.modules[name], "__file__", "-")))
+        return "\n".join(lines).encode()
+    elif verb != "ping":
+        raise ValueError("unknown verb " + verb)
+    return b""
