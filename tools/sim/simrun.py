@@ -88,33 +88,29 @@ def _load_board(root, name):
 
 
 def _tone(sim):
-    """(freq, duty) of the simulated buzzer; duty 0 means silent."""
+    """(freq, duty) of the simulated buzzer (machine.SIM.pwm); duty 0 means silent."""
     pwm = getattr(sim, "pwm", None)
     if pwm is None:
         return 0, 0
     if isinstance(pwm, (tuple, list)):
         return int(pwm[0]), int(pwm[1])
-    if isinstance(pwm, dict):
-        return int(pwm.get("freq", 0) or 0), int(pwm.get("duty", 0) or 0)
-    freq = getattr(pwm, "freq", 0)
-    duty = getattr(pwm, "duty", getattr(pwm, "duty_u16", 0))
-    if callable(freq):
-        freq = freq()
-    if callable(duty):
-        duty = duty()
-    return int(freq or 0), int(duty or 0)
+    freq = int(getattr(pwm, "freq", 0) or 0)
+    duty = int(getattr(pwm, "duty", 0) or 0)
+    if hasattr(pwm, "sounding") and not pwm.sounding():
+        duty = 0
+    return freq, duty
 
 
-def _trim_logs(sim):
-    # The models keep logs for tests; a long play session must not fill a small heap.
-    for name in ("i2c_log", "log"):
-        log = getattr(sim, name, None)
-        if isinstance(log, list) and len(log) > 256:
-            del log[:]
-    pwm = getattr(sim, "pwm", None)
-    log = getattr(pwm, "log", None)
-    if isinstance(log, list) and len(log) > 256:
-        del log[:]
+class Reboot(Exception):
+    """Raised by the simulated machine.reset() / deepsleep(): the chip restarts."""
+
+
+def _raise_reset():
+    raise Reboot("reset")
+
+
+def _raise_deep(ms=0):
+    raise Reboot("deepsleep")
 
 
 class Runner:
@@ -125,9 +121,15 @@ class Runner:
                 sys.path.insert(0, root + p)
         self.board = _load_board(root, opts["board"])
         import machine
+        self.machine = machine
         self.sim = machine.SIM
         if hasattr(self.sim, "configure"):
             self.sim.configure(self.board)
+        if hasattr(self.sim, "on_reset"):
+            self.sim.on_reset = _raise_reset
+            self.sim.on_deepsleep = _raise_deep
+        if hasattr(self.sim, "log_i2c"):
+            self.sim.log_i2c = False  # nobody reads it here; saves time on every frame
         fd = int(opts["out"])
         self.out = open("/dev/fd/%d" % fd, "wb") if fd != 1 else sys.stdout.buffer
         disp = getattr(self.board, "DISPLAY", {})
@@ -143,6 +145,7 @@ class Runner:
         self.app = None
         self.guard = None
         self.crashes = []
+        self.sleeping = False
 
     def start(self):
         """Boots like firmware/main.py: the crash guard first, then the App."""
@@ -154,9 +157,14 @@ class Runner:
         self.send(b"B %s %d %d %s\n" % (getattr(self.board, "NAME", "?").replace(" ", "_")
                                         .encode(), self.w, self.h, ",".join(names).encode()))
 
-    def boot(self):
+    def boot(self, cause=None):
         """(Re)starts the firmware: power-on, or after a crash or a deep sleep."""
         from app import App
+        m = self.machine
+        if cause is not None and hasattr(self.sim, "reset_cause"):
+            self.sim.reset_cause = getattr(m, cause, 0)
+            if cause == "DEEPSLEEP_RESET":
+                self.sim.wake_reason = getattr(m, "EXT0_WAKE", 2)
         self.app = None
         self.last_screen = None
         try:
@@ -239,12 +247,15 @@ class Runner:
         c = parts[0]
         if c == "q":
             return False
-        if c == "p" and len(parts) > 1:
-            self.sim.press(parts[1])
-        elif c == "r" and len(parts) > 1:
-            self.sim.release(parts[1])
-        elif c == "s" and len(parts) > 1:
-            self.sim.shake(parts[1] == "1")
+        try:
+            if c == "p" and len(parts) > 1:
+                self.sim.press(parts[1])
+            elif c == "r" and len(parts) > 1:
+                self.sim.release(parts[1])
+            elif c == "s" and len(parts) > 1:
+                self.sim.shake(parts[1] == "1")
+        except ValueError:
+            pass  # a button this board does not have
         return True
 
     def step(self, now):
@@ -252,21 +263,28 @@ class Runner:
         three within five seconds ends the run)."""
         try:
             self.app.step(now)
+        except Reboot as r:  # the firmware itself called machine.reset()/deepsleep()
+            if r.args and r.args[0] == "deepsleep":
+                self.sleeping = True
+            else:
+                self.boot("SOFT_RESET")
         except Exception as e:
             self.crashed(e)
             self.crashes = [t for t in self.crashes if _ticks_diff(now, t) < 5000] + [now]
             if len(self.crashes) >= 3:
                 raise
-            self.boot()
+            self.boot("SOFT_RESET")
 
     def deep_sleep(self, poller):
         """The App reached the deep-sleep level: what run() does on the device (display
         off, wake pin armed, machine.deepsleep()), then wait for a button and boot."""
-        try:
-            self.app._deep_sleep()
-        except BaseException as e:  # the simulated deepsleep may raise to stop us
-            if isinstance(e, KeyboardInterrupt):
-                raise
+        if not self.sleeping:
+            try:
+                self.app._deep_sleep()
+            except BaseException as e:  # the simulated deepsleep raises Reboot
+                if isinstance(e, KeyboardInterrupt):
+                    raise
+        self.sleeping = False
         self.send(b"Z 1\n")
         self.publish()
         while True:
@@ -279,7 +297,7 @@ class Runner:
             if line.startswith("p"):
                 break
         self.send(b"Z 0\n")
-        self.boot()
+        self.boot("DEEPSLEEP_RESET")
         self.command(line)  # the waking button is still down at boot
         return True
 
@@ -305,7 +323,8 @@ class Runner:
                 continue
             self.step(now)
             self.publish()
-            if getattr(self.app, "level", 0) >= 3 and hasattr(self.app, "_deep_sleep"):
+            if self.sleeping or (getattr(self.app, "level", 0) >= 3
+                                 and hasattr(self.app, "_deep_sleep")):
                 if not self.deep_sleep(poller):
                     return
                 now = _ticks_ms()
@@ -315,7 +334,6 @@ class Runner:
                 nxt = now + period  # stalled (debugger, suspended): do not race
             if _ticks_diff(now, last_heap) >= 1000:
                 last_heap = now
-                _trim_logs(self.sim)
                 try:
                     import gc
                     self.send(b"H %d\n" % gc.mem_free())
