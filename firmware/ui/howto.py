@@ -1,0 +1,111 @@
+"""How to play: a few short pages per game. PREV/NEXT turn pages (OK too), BACK leaves.
+The texts live in this module, imported only when the screen is opened."""
+from ui import gfx
+from ui.screens import BACK, NEXT, OK, PREV, Screen
+
+PAGES = (
+    ("SHAKE UP", (
+        "GET ALL 5 PAWNS UP THE",
+        "PYRAMID INTO SAFE FIRST.",
+        "A TURN: SHAKE 4 DICE, UP",
+        "TO 3 TIMES. BETWEEN SHAKES",
+        "SET ASIDE DICE YOU LIKE,",
+        "OR STOP AND KEEP THEM.")),
+    ("SHAKE UP: RESULTS", (
+        "BIG: 4 OF A KIND, RUN OF 4",
+        "MOVE: 3 OF A KIND, RUN OF",
+        "  3, OR TWO PAIRS",
+        "  -> MOVE A PAWN UP",
+        "PAIR: NOTHING HAPPENS",
+        "NONE: YOUR TOP PAWN FALLS")),
+    ("SHAKE UP: BIG", (
+        "ON SHAKE 1: MOVE UP,",
+        "PENALIZE A RIVAL (IF YOU",
+        "WANT), THEN PLAY AGAIN.",
+        "ON SHAKE 2 OR 3: MOVE UP,",
+        "THEN PLAY AGAIN OR SEND",
+        "A RIVAL PAWN BACK TO 1.")),
+    ("SHAKE UP: CLIMBING", (
+        "A PAWN MAY CLIMB WHEN 2",
+        "OF YOURS SHARE ITS LEVEL,",
+        "OR IT IS ALONE ON YOUR",
+        "LOWEST LEVEL.",
+        "SAFE PAWNS CAN NEVER BE",
+        "SENT BACK.")),
+    ("FARKLE FRENZY", (
+        "FIRST TO 10,000 WINS.",
+        "ROLL YOUR 5 DICE, SET",
+        "SCORING DICE ON YOUR",
+        "RISER, THEN ROLL ON OR",
+        "BANK. NO SCORE: FARKLE,",
+        "THE ROUND'S POINTS ARE GONE.")),
+    ("FRENZY: SCORES", (
+        "1 = 100      5 = 50",
+        "THREE 1S 300 (OR 1000)",
+        "THREE N = N X 100",
+        "4 KIND 1000  5 KIND 2000",
+        "6 KIND 3000  RUN 1-6 1500",
+        "3 PAIRS 1500 2 TRIPS 2500")),
+    ("FRENZY: COMMON DIE", (
+        "ONE SHARED DIE PER ROUND.",
+        "1 OR 5: COUNTS ONCE WITH",
+        "ONE OF YOUR ROLLS.",
+        "WILD: THE ROLLER PICKS",
+        "ITS VALUE. 2X: EVERY",
+        "ROUND SCORE IS DOUBLED.")),
+    ("FRENZY: THE RISER", (
+        "FILL ALL 5 STEPS AND THE",
+        "OTHERS STOP AT ONCE; YOU",
+        "MAY ROLL ALL 5 AGAIN.",
+        "YOUR FIRST SCORE NEEDS",
+        "400 IN ONE ROUND.",
+        "ODDS: RISK OF A FARKLE.")),
+    ("CONTROLS", (
+        "< >  MOVE      OK  CHOOSE",
+        "SHAKE THE DEVICE TO ROLL",
+        "(OR PRESS OK ON SHAKE).",
+        "BACK OR HOLD OK: MENU.",
+        "EVERY MOVE IS SAVED:",
+        "CONTINUE PICKS IT UP.")),
+)
+
+
+class HowTo(Screen):
+    NAME = "howto"
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.page = 0
+        self.num = ""
+        self._number()
+
+    def _number(self):
+        self.num = "%d/%d" % (self.page + 1, len(PAGES))
+
+    def on_key(self, k):
+        n = len(PAGES)
+        if k == BACK:
+            self.app.menu()
+            return
+        if k == NEXT or k == OK:
+            if k == OK and self.page == n - 1:
+                self.app.menu()
+                return
+            self.page = (self.page + 1) % n
+        elif k == PREV:
+            self.page = (self.page - 1) % n
+        else:
+            return
+        self._number()
+        self.app.play_select()
+        self.dirty = True
+
+    def draw(self, fb):
+        title, lines = PAGES[self.page]
+        fb.fill_rect(0, 0, 128, 9, 1)
+        gfx.text(fb, title, 2, 2, 0)
+        gfx.right(fb, self.num, 126, 2, 0)
+        y = 12
+        for ln in lines:
+            gfx.text(fb, ln, 2, y)
+            y += 8

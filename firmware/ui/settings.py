@@ -1,0 +1,117 @@
+"""Settings screen: PREV/NEXT choose a line, OK changes its value (applied at once),
+BACK (or DONE) saves through the store and returns to the menu."""
+from ui import gfx
+from ui.screens import BACK, NEXT, OK, PREV, Screen
+
+# store.S_* indices (the ui does not import store).
+_S_SOUND = 0
+_S_CONTRAST = 1
+_S_SCHEDULE = 2
+_S_ONES = 3
+_S_SPOTS = 4
+_S_SENS = 5
+_S_ODDS = 6
+_S_DIM = 7
+_S_OFF = 8
+_S_SLEEP = 9
+
+# Per line: label, settings index, the values OK cycles through.
+_LINES = (
+    ("SOUND", _S_SOUND, b"\x01\x00"),
+    ("CONTRAST", _S_CONTRAST, b"\x1f\x4f\x8f\xcf\xff"),
+    ("FRENZY TURNS", _S_SCHEDULE, b"\x00\x01"),
+    ("THREE 1S", _S_ONES, b"\x00\x01"),
+    ("PYRAMID SPOTS", _S_SPOTS, b"\x00\x01"),
+    ("SHAKE SENSE", _S_SENS, b"\x01\x02\x03\x04\x05"),
+    ("ODDS HINT", _S_ODDS, b"\x01\x00"),
+    ("DIM AFTER", _S_DIM, b"\x01\x03\x06\x00"),
+    ("SCREEN OFF", _S_OFF, b"\x01\x02\x05\x00"),
+    ("DEEP SLEEP", _S_SLEEP, b"\x05\x0a\x1e\x00"),
+)
+_ROWS = 6
+
+
+def value_text(idx, v):
+    if idx == _S_SOUND or idx == _S_ODDS or idx == _S_SPOTS:
+        return "ON" if v else "OFF"
+    if idx == _S_CONTRAST:
+        return "%d%%" % ((v * 100 + 127) // 255)
+    if idx == _S_SCHEDULE:
+        return "LOCKSTEP" if v else "RELAY"
+    if idx == _S_ONES:
+        return "1000" if v else "300"
+    if idx == _S_SENS:
+        return "%d" % v
+    if v == 0:
+        return "NEVER"
+    if idx == _S_DIM:
+        return "%dS" % (v * 10)
+    return "%d MIN" % v
+
+
+class Settings(Screen):
+    NAME = "settings"
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.cur = 0
+        self.top = 0
+        self.vals = []
+        self._texts()
+
+    def _texts(self):
+        s = self.app.settings
+        self.vals = [value_text(ln[1], s[ln[1]]) for ln in _LINES]
+
+    def on_key(self, k):
+        n = len(_LINES) + 1  # the last line is DONE
+        if k == NEXT:
+            self.cur = (self.cur + 1) % n
+        elif k == PREV:
+            self.cur = (self.cur - 1) % n
+        elif k == BACK or (k == OK and self.cur == n - 1):
+            self.app.save_settings()
+            self.app.menu()
+            return
+        elif k == OK:
+            self._change(self.cur)
+        else:
+            return
+        if self.cur < self.top:
+            self.top = self.cur
+        elif self.cur >= self.top + _ROWS:
+            self.top = self.cur - _ROWS + 1
+        self.app.play_select()
+        self.dirty = True
+
+    def _change(self, i):
+        _label, idx, cycle = _LINES[i]
+        s = self.app.settings
+        v = s[idx]
+        j = 0
+        for k in range(len(cycle)):
+            if cycle[k] == v:
+                j = k + 1
+                break
+        s[idx] = cycle[j % len(cycle)]
+        self.app.apply_settings()
+        self._texts()
+
+    def draw(self, fb):
+        gfx.banner(fb, "SETTINGS", 0, gfx.SMALL)
+        y = 12
+        n = len(_LINES)
+        for i in range(self.top, min(self.top + _ROWS, n + 1)):
+            sel = i == self.cur
+            if sel:
+                fb.fill_rect(0, y - 1, 128, 7, 1)
+            c = 0 if sel else 1
+            if i == n:
+                gfx.center(fb, "DONE", y, c)
+            else:
+                gfx.text(fb, _LINES[i][0], 2, y, c)
+                gfx.right(fb, self.vals[i], 126, y, c)
+            y += 8
+        # Scroll position on the right edge.
+        h = 48 * _ROWS // (n + 1)
+        fb.vline(127, 11 + (48 - h) * self.top // (n + 1 - _ROWS), h, 1)
