@@ -33,8 +33,10 @@ def _rmtree(path):
 
 
 def tmpdir(name):
+    """A fresh folder of its own (several test runs may go on at once)."""
     import os
-    base = "/tmp/pocketdice_ui_" + name
+    tag = "".join("%02x" % b for b in os.urandom(4))
+    base = "/tmp/pocketdice_ui_" + name + "_" + tag
     _rmtree(base)
     os.mkdir(base)
     return base

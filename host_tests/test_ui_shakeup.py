@@ -1,0 +1,184 @@
+# portable: runs under MicroPython too
+"""Shake Up played through the App by buttons and shakes, checked against the core.
+
+An autopilot reads the current screen, picks a decision among the shadow game's
+legal ones, and reaches it with button presses (or a shake). After every decision
+the screen's game must equal a shadow core game given the same decisions and dice:
+so every choice the screen offered was legal and mapped to the intended decision.
+"""
+import ui_rig
+from core import shakeup as su
+from core.dice import Seeded
+from ui import shakeup_screen as ss
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+
+
+class Pilot:
+    def __init__(self, rig, seed):
+        self.r = rig
+        self.rnd = Seeded(seed)
+        self.shadow = None
+        self.decisions = 0
+
+    def pick(self, n):
+        return self.rnd(1)[0] % n
+
+    def scr(self):
+        return self.r.app.screen
+
+    def to_cursor(self, want, attr="cur"):
+        for _ in range(12):
+            if getattr(self.scr(), attr) == want:
+                return
+            self.r.press(NEXT)
+        raise AssertionError("cursor never reached %r" % (want,))
+
+    def roll_action(self):
+        # Half the time shake the device, else press OK (the fallback).
+        if self.pick(2):
+            self.r.shake()
+        else:
+            self.r.press(OK)
+            self.r.wait(600)
+
+    def check(self, d, game, before_free):
+        """Replay decision d on the shadow with the dice the screen's game drew."""
+        sh = self.shadow
+        kind = d & 0xF00
+        values = None
+        if kind == su.ROLL:
+            if sh.phase == su.ROLLOFF:
+                values = [n[2] for n in game.notes if n[0] == "rolloff"]
+            else:
+                values = [game.dice[i] for i in before_free]
+        assert d in sh.legal(), "screen applied %x, not legal in the shadow" % d
+        sh.apply(d, values)
+        assert sh.to_bytes() == game.to_bytes(), "screen and shadow differ after %x" % d
+        self.decisions += 1
+
+    def turn_dice(self, g):
+        """A decision in CHOOSE: keep dice that already match, stop on MOVE or better."""
+        cls = su.classify(g.dice)
+        if cls >= su.MOVE or self.pick(8) == 0:
+            return su.STOP
+        counts = bytearray(7)
+        for v in g.dice:
+            counts[v] += 1
+        mask = g.held
+        for i in range(4):
+            if counts[g.dice[i]] >= 2 or self.pick(6) == 0:
+                mask |= 1 << i
+        if mask == 15:
+            return su.STOP
+        return su.ROLL | mask
+
+    def play(self, limit=8000):
+        r = self.r
+        for _ in range(limit):
+            app = r.app
+            s = app.screen
+            name = s.NAME
+            if name == "win":
+                return s.seat
+            if name == "pass":
+                assert s.seat == self.shadow.player
+                r.press(OK)
+                continue
+            assert name == "shakeup", name
+            g = s.game
+            if self.shadow is None:
+                self.shadow = su.Game(g.players, g.spots)
+            assert g.to_bytes() == self.shadow.to_bytes()
+            v = s.view
+            if v in (ss.RESULT, ss.INFO) or (v == ss.ROLLOFF and s.info):
+                r.press(OK)
+                continue
+            assert app.holder == g.player, "acting without the device"
+            if v == ss.ROLLOFF or v == ss.BOARD:
+                assert s.rolling
+                self.roll_action()
+                self.check(su.ROLL, g, (0, 1, 2, 3))
+                continue
+            if v == ss.DICE:
+                d = self.turn_dice(g)
+                if d == su.STOP:
+                    self.to_cursor(5)
+                    r.press(OK)
+                    self.check(d, g, ())
+                    continue
+                mask = d & 15
+                for i in range(4):
+                    if mask >> i & 1 and not g.held >> i & 1:
+                        self.to_cursor(i)
+                        r.press(OK)
+                assert s.pending == mask
+                free = [i for i in range(4) if not mask >> i & 1]
+                if self.pick(2):
+                    r.shake()
+                else:
+                    self.to_cursor(4)
+                    r.press(OK)
+                    r.wait(600)
+                self.check(d, g, free)
+                continue
+            if v == ss.MOVE or v == ss.PENALTY:
+                legal = self.shadow.legal()
+                assert sorted(s.choices) == sorted(legal), (s.choices, legal)
+                d = legal[self.pick(len(legal))]
+                if v == ss.PENALTY and self.pick(4):
+                    d = legal[-1]  # SKIP / AGAIN: keeps the game from dragging on
+                for _ in range(len(legal) + 1):
+                    if s.choices[s.cur] == d:
+                        break
+                    r.press(NEXT)
+                r.press(OK)
+                self.check(d, g, ())
+                continue
+            raise AssertionError("unknown view %d" % v)
+        raise AssertionError("game did not end")
+
+
+def start_game(r, players):
+    r.wait(1500)
+    assert r.screen == "menu", r.screen
+    m = r.app.screen
+    while m.items[m.cur] != "SHAKE UP":
+        r.press(NEXT)
+    r.press(OK)
+    assert r.screen == "setup"
+    while r.app.screen.n != players:
+        r.press(NEXT)
+    r.press(OK)
+    assert r.screen in ("shakeup", "pass")
+
+
+def play_through(players, seed):
+    r = ui_rig.Rig("su%d" % players, seed=seed)
+    start_game(r, players)
+    p = Pilot(r, seed + 100)
+    winner = p.play()
+    sh = p.shadow
+    assert sh.phase == su.OVER and sh.winner == winner
+    assert sh.count(winner, su.SAFE) == 5
+    # The winner screen names the core's winner, the game is no longer saved, and
+    # the stats counted it.
+    assert r.app.screen.seat == winner
+    assert not r.app.store.has_game()
+    import store
+    st = r.app.store.load_stats()
+    assert store.stat(st, store.ST_SU_GAMES) == 1
+    assert store.stat(st, store.ST_SU_WINS + winner) == 1
+    r.wait(700)
+    r.press(OK)
+    assert r.screen == "menu"
+    return p.decisions
+
+
+def test_shakeup_two_players_to_the_winner():
+    assert play_through(2, 7) > 20
+
+
+def test_shakeup_four_players_to_the_winner():
+    assert play_through(4, 11) > 40
