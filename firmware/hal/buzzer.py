@@ -1,0 +1,112 @@
+"""Piezo buzzer: tone sequences played from the main loop, never blocking.
+
+`Buzzer(pin, duty_u16=32768)`: one PWM made at start, silent (duty_u16=0); pin None
+gives a buzzer that keeps time but makes no sound.
+- `play(seq)`: `seq` is bytes of (note, duration) pairs; duration in 10 ms units; note
+  0 is a rest, note n (1..60) the semitone n-1 above C4 (261.6 Hz): n = 1 + 12 *
+  (octave - 4) + semitone, so A4 = 10, C5 = 13, C6 = 25, C7 = 37, B8 = 60. The first
+  note sounds at once; its duration counts from the next `tick()`.
+- `tick(now_ms)`: advances the sequence; call it every frame.
+- `muted`: silences the PWM while the sequence keeps the same timing (`busy` and the
+  note index advance exactly as when audible).
+- `busy`, `stop()`, `note` (current note, 0 when silent or resting).
+tick() allocates nothing.
+"""
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython
+    def ticks_diff(a, b):
+        return a - b
+
+    def ticks_add(a, b):
+        return a + b
+
+# C8..B8 in Hz; lower octaves shift right.
+_TOP = (4186, 4435, 4699, 4978, 5274, 5588, 5920, 6272, 6645, 7040, 7459, 7902)
+NOTES = 60
+
+
+def freq(note):
+    """Frequency in Hz of note 1..60 (1 = C4)."""
+    if not 1 <= note <= NOTES:
+        raise ValueError("note must be 1..%d, not %r" % (NOTES, note))
+    n = note - 1
+    return _TOP[n % 12] >> (4 - n // 12)
+
+
+class Buzzer:
+    def __init__(self, pin, duty_u16=32768):
+        self.pwm = None
+        if pin is not None:
+            from machine import PWM, Pin
+            if not isinstance(pin, Pin):
+                pin = Pin(pin)
+            self.pwm = PWM(pin, freq=2000, duty_u16=0)
+        self._loud = duty_u16
+        self._seq = b""
+        self._i = 0
+        self._end = 0
+        self._timed = False
+        self._muted = False
+        self.busy = False
+        self.note = 0
+
+    @property
+    def muted(self):
+        return self._muted
+
+    @muted.setter
+    def muted(self, on):
+        self._muted = bool(on)
+        if self.busy:
+            self._sound(self._seq[self._i])
+
+    def play(self, seq):
+        if len(seq) & 1:
+            raise ValueError("a tone sequence is (note, duration) pairs")
+        for i in range(0, len(seq), 2):
+            if seq[i] > NOTES:
+                raise ValueError("note %d out of range 0..%d" % (seq[i], NOTES))
+        self._seq = seq
+        self._i = 0
+        self._timed = False
+        if not seq:
+            self.stop()
+            return
+        self.busy = True
+        self._sound(seq[0])
+
+    def stop(self):
+        self.busy = False
+        self._seq = b""
+        self._i = 0
+        self._sound(0)
+
+    def _sound(self, note):
+        self.note = note
+        p = self.pwm
+        if p is None:
+            return
+        if note == 0 or self._muted:
+            p.duty_u16(0)
+        else:
+            p.freq(freq(note))
+            p.duty_u16(self._loud)
+
+    def tick(self, now):
+        if not self.busy:
+            return
+        seq = self._seq
+        if not self._timed:
+            self._timed = True
+            self._end = ticks_add(now, seq[1] * 10)
+        while ticks_diff(now, self._end) >= 0:
+            i = self._i + 2
+            if i >= len(seq):
+                self.busy = False
+                self._i = 0
+                self._sound(0)
+                return
+            self._i = i
+            self._end = ticks_add(self._end, seq[i + 1] * 10)
+            self._sound(seq[i])
