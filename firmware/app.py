@@ -154,7 +154,10 @@ class App:
         self.show(pass_screen.back)
 
     def save(self, kind, game, ui=b""):
-        self.store.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
+        try:
+            self.store.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
+        except ValueError:
+            self.say("COULD NOT SAVE")  # play goes on; the old save stays
 
     def finish(self, kind, game, best_round=0, total=0):
         st = self.store.load_stats()

@@ -107,11 +107,13 @@ class FakeDevices:
 
 
 def have_sim():
+    """The simulated board is complete: machine.SIM, hal.devices and boards/sim.py."""
     try:
+        open("boards/sim.py").close()
         import machine
         import hal.devices  # noqa: F401
         return hasattr(machine, "SIM")
-    except ImportError:
+    except (ImportError, OSError):
         return False
 
 
@@ -176,10 +178,20 @@ class Rig:
         return self.app.screen.NAME
 
 
+class _Board:
+    pass
+
+
 def _board(name):
-    if "boards" not in sys.path:
-        sys.path.insert(0, "boards")
-    return __import__(name)
+    """A board profile loaded from boards/<name>.py (as the device's `board` module)."""
+    d = {}
+    with open("boards/" + name + ".py") as f:
+        exec(f.read(), d)
+    b = _Board()
+    for k in d:
+        if not k.startswith("__"):
+            setattr(b, k, d[k])
+    return b
 
 
 def ascii_art(frame):
