@@ -450,3 +450,91 @@ def test_relay_equals_lockstep_on_seeded_games():
         fills += pb.fills
     # the comparison covered fills and retroactive cuts, not only quiet rounds
     assert fills > 100 and cut > 10, (fills, cut)
+
+
+# ---- invariants over seeded full games ---------------------------------------
+
+def play_checked(players, sched, ones, seed, roundtrip_every=1):
+    """Plays one full game with random legal decisions, checking invariants after
+    every decision; returns the finished game."""
+    g = Game(players, sched, ones, Dice(Seeded(seed)))
+    src = Seeded(seed ^ 0x5A5A)
+    n = players
+    prev_roller = -1
+    prev_tie = 0
+    steps = 0
+    while g.phase != F.PH_OVER:
+        legal = g.legal()
+        assert legal, "no legal decision in phase %d" % g.phase
+        d = legal[src(1)[0] % len(legal)]
+        ph = g.phase
+        seat = g.player
+        before = list(g.totals)
+        rnd = g.round
+        if ph == F.PH_COMMON:
+            assert seat == g.roller and g.in_round >> seat & 1
+            if prev_roller >= 0 and not prev_tie:
+                assert g.roller == (prev_roller + 1) % n
+            prev_roller = g.roller
+        if ph == F.PH_TAKE:
+            p = g.points(d & 0xFF)
+            assert p > 0 and p % 50 == 0 and d & 0x1F
+            run0 = g.running(seat)
+            riser0 = g.riser(seat)
+        g.apply(d)
+        steps += 1
+        assert steps < 200000
+        notes = g.notes
+        if ph == F.PH_TAKE:
+            assert notes[0] == ("take", seat, p)
+            assert g.running(seat) == run0 + p or g.status(seat) == F.STOPPED
+            assert g.riser(seat) == riser0 + bin(d & 0x1F).count("1")
+        if ph == F.PH_WILD:
+            assert seat == g.roller and 1 <= g.wild <= 6
+        for s in range(n):
+            assert 0 <= g.riser(s) <= 5
+            r = g.running(s)
+            assert r >= 0 and r % 50 == 0
+            if g.status(s) == F.FARKLED:
+                assert r == 0
+        prev_tie = 0
+        for note in notes:
+            if note[0] == "farkle":
+                assert g.status(note[1]) == F.FARKLED or g.round != rnd
+            if note[0] == "tie":
+                prev_tie = note[1]
+            if note[0] == "round_end":
+                assert note[1] == rnd
+                for s in range(n):
+                    assert g.status(s) != F.ROLLING
+                    got = g.totals[s] - before[s]
+                    assert got == g.round_scores[s]
+                    raw = g.round_raw[s]
+                    if g.status(s) == F.OUT:
+                        assert raw == 0 and got == 0
+                    else:
+                        mult = 2 if g.common == TWOX else 1
+                        assert raw == mult * g.running(s)
+                        assert got == (raw if before[s] or raw >= 400 else 0)
+        if prev_tie:
+            top = max(g.totals)
+            assert top >= 10000
+            assert prev_tie == sum(1 << s for s in range(n) if g.totals[s] == top)
+            assert g.in_round == prev_tie
+        if roundtrip_every and steps % roundtrip_every == 0:
+            b = g.to_bytes()
+            h = Game.from_bytes(b)
+            assert h.to_bytes() == b and h.legal() == g.legal()
+            assert _round_view(h) == _round_view(g)
+            assert (h.phase, h.player, h.step, h.usable(), h.to_roll()) == (
+                g.phase, g.player, g.step, g.usable(), g.to_roll())
+    w = g.winner
+    assert 0 <= w < n and g.totals[w] >= 10000
+    assert all(g.totals[s] < g.totals[w] for s in range(n) if s != w)
+    assert ("win", w) in g.notes
+    return g
+
+
+def test_invariants_over_seeded_games():
+    for seed in range(24):
+        play_checked(1 + seed % 4, seed // 4 % 2, 1000 if seed % 3 == 0 else 300, seed, 3)
