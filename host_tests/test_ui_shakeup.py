@@ -21,6 +21,7 @@ class Pilot:
         self.rnd = Seeded(seed)
         self.shadow = None
         self.decisions = 0
+        self.hook = None  # hook(label) -> True stops play() (golden-frame captures)
 
     def pick(self, n):
         return self.rnd(1)[0] % n
@@ -80,6 +81,8 @@ class Pilot:
             app = r.app
             s = app.screen
             name = s.NAME
+            if self.hook is not None and self.hook(name):
+                return None
             if name == "win":
                 return s.seat
             if name == "pass":
@@ -114,6 +117,8 @@ class Pilot:
                         self.to_cursor(i)
                         r.press(OK)
                 assert s.pending == mask
+                if self.hook is not None and self.hook("aside"):
+                    return None
                 free = [i for i in range(4) if not mask >> i & 1]
                 if self.pick(2):
                     r.shake()

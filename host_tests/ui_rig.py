@@ -72,10 +72,12 @@ class FakeBuzzer:
     def __init__(self):
         self.muted = False
         self.busy = False
-        self.log = []
+        self.last = None
+        self.plays = 0
 
     def play(self, seq):
-        self.log.append(seq)
+        self.last = seq
+        self.plays += 1
 
     def tick(self, now):
         pass
@@ -101,9 +103,10 @@ class FakeDevices:
         raise ValueError("tests give the App a seeded source")
 
     def poll(self, now):
-        for ev in self.pending:
-            self.queue.put(ev)
-        self.pending = []
+        if self.pending:
+            for ev in self.pending:
+                self.queue.put(ev)
+            self.pending = []
 
 
 def have_sim():
