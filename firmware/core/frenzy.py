@@ -51,9 +51,18 @@ except ImportError:
     def const(x):
         return x
 
-from core.dice import TWOX, WILD  # noqa: F401 (re-exported faces)
-from core.frenzy_score import (COMMON_BIT, score, is_farkle, selections,  # noqa: F401
-                               _table, _is_farkle, _selections, points_of)
+from core.dice import TWOX, WILD
+from core.frenzy_score import (  # score, is_farkle, selections: re-exported
+    _POP,
+    COMMON_BIT,
+    _is_farkle,
+    _selections,
+    _table,
+    is_farkle,  # noqa: F401
+    points_of,
+    score,  # noqa: F401
+    selections,  # noqa: F401
+)
 
 RELAY = 0
 LOCKSTEP = 1
@@ -422,7 +431,7 @@ class Game:
         r = self._recs[seat]
         j = len(r) - 4
         c = r[j]
-        riser = (c >> 3 & 7) + _POP5[mask & 0x1F]
+        riser = (c >> 3 & 7) + _POP[mask & 0x1F]
         c = (c & 3) | riser << 3 | (c & _CUSED)
         if mask & COMMON_BIT:
             c |= _CUSED
@@ -647,8 +656,7 @@ class Game:
             bad = "Common Die"
         elif self.wild and self.common != WILD:
             bad = "WILD value without WILD"
-        elif (self.common == 0) != (self.phase == COMMON and self.round == 1) and not (
-                self.phase == COMMON):
+        elif (self.common == 0) != (self.phase == COMMON and self.round == 1):
             bad = "Common Die before its roll"
         elif self.nrolled > 5 or any(v > 6 for v in self.rolled):
             bad = "rolled dice"
@@ -716,7 +724,6 @@ class Game:
 _SCR_ST = bytearray(4)
 _SCR_END = [0] * 4
 _SCR_BY = bytearray(4)
-_POP5 = bytes(bin(m).count("1") for m in range(32))
 
 
 def _put32(b, j, v):
