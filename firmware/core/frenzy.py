@@ -562,6 +562,7 @@ class Game:
     # ---- serialization -------------------------------------------------------
 
     def to_bytes(self):
+        """The whole state: version byte, header, per seat scores and step records."""
         n = self.players
         size = _HEAD
         for r in self._recs:
@@ -600,125 +601,10 @@ class Game:
 
     @classmethod
     def from_bytes(cls, b, dice=None):
-        if not isinstance(b, (bytes, bytearray)):
-            raise ValueError("saved Farkle Frenzy state must be bytes")
-        if len(b) < _HEAD:
-            raise ValueError("saved Farkle Frenzy state too short (%d bytes)" % len(b))
-        if b[0] != _VERSION:
-            raise ValueError("unknown Farkle Frenzy save version %d" % b[0])
-        n = b[1]
-        if n < 1 or n > 4 or b[2] > 1 or b[3] > 1:
-            raise ValueError("malformed Farkle Frenzy state: players, schedule or ones")
-        g = cls(n, b[2], 1000 if b[3] else 300, dice)
-        g.round = b[4] << 8 | b[5]
-        g.roller = b[6]
-        g._next = b[7]
-        g.phase = b[8]
-        g.player = b[9]
-        g.common = b[10]
-        g.wild = b[11]
-        g.rolled[:] = b[12:17]
-        g.nrolled = b[17]
-        g.in_round = b[18]
-        g._rin = b[19]
-        g.winner = b[20] - 1
-        g.step = b[21] << 8 | b[22]
-        j = _HEAD
-        for s in range(n):
-            if j + 14 > len(b):
-                raise ValueError("saved Farkle Frenzy state truncated")
-            g.totals[s] = _get32(b, j)
-            g.round_scores[s] = _get32(b, j + 4)
-            g.round_raw[s] = _get32(b, j + 8)
-            j += 12
-            ln = (b[j] << 8 | b[j + 1]) * 4
-            j += 2
-            if j + ln > len(b):
-                raise ValueError("saved Farkle Frenzy state truncated")
-            g._recs[s][:] = b[j:j + ln]
-            j += ln
-        if j != len(b):
-            raise ValueError("saved Farkle Frenzy state has %d extra bytes" % (len(b) - j))
-        g._check()
-        g._resolve()
-        g._check_play()
-        return g
-
-    def _check(self):
-        n = self.players
-        seats = (1 << n) - 1
-        bad = None
-        if self.phase > OVER or self.player >= n or self.roller >= n or self._next >= n:
-            bad = "phase or seats"
-        elif self.round < 1 or self.winner >= n:
-            bad = "round or winner"
-        elif self.common not in (0, 1, 5, TWOX, WILD) or self.wild > 6:
-            bad = "Common Die"
-        elif self.wild and self.common != WILD:
-            bad = "WILD value without WILD"
-        elif (self.common == 0) != (self.phase == COMMON and self.round == 1):
-            bad = "Common Die before its roll"
-        elif self.nrolled > 5 or any(v > 6 for v in self.rolled):
-            bad = "rolled dice"
-        elif any(self.rolled[i] < 1 for i in range(self.nrolled)) or any(self.rolled[self.nrolled:]):
-            bad = "rolled dice"
-        elif not self.in_round or self.in_round & ~seats or self._rin & ~seats or not self._rin:
-            bad = "seats in the round"
-        elif not self.in_round >> self.roller & 1:
-            bad = "roller not in the round"
-        elif (self.phase == OVER) != (self.winner >= 0):
-            bad = "winner"
-        elif self.phase == COMMON and (self.player != self.roller or self.step):
-            bad = "Common Die roll"
-        else:
-            for s in range(n):
-                r = self._recs[s]
-                if r and not self._rin >> s & 1:
-                    bad = "records of a seat not in the round"
-                    break
-                for k in range(0, len(r), 4):
-                    c = r[k]
-                    if c & 0x80 or (c >> 3 & 7) > 5 or (c & _FILLED and (c >> 3 & 7) != 5):
-                        bad = "record of seat %d" % s
-                        break
-                    if c & 3 == _PENDING and (k != len(r) - 4 or s != self.player
-                                              or self.phase not in (PH_WILD, PH_TAKE, DECIDE)):
-                        bad = "unfinished step of seat %d" % s
-                        break
-                if bad:
-                    break
-                if self.totals[s] < 0 or self.round_scores[s] < 0 or self.round_raw[s] < 0:
-                    bad = "scores"
-                    break
-        if bad:
-            raise ValueError("malformed Farkle Frenzy state: " + bad)
-
-    def _check_play(self):
-        bad = None
-        ph = self.phase
-        p = self.player
-        if ph in (PH_ROLL, PH_WILD, PH_TAKE, DECIDE):
-            r = self._recs[p]
-            if self._st[p] != ROLLING:
-                bad = "the player is not rolling"
-            elif ph == PH_ROLL and (len(r) // 4 != self.step - 1 or (r and r[len(r) - 4] & 3 != _CONT)):
-                bad = "roll step"
-            elif ph != PH_ROLL and (not r or r[len(r) - 4] & 3 != _PENDING or len(r) // 4 != self.step):
-                bad = "step in play"
-            elif ph == PH_WILD and (self.common != WILD or self.wild or p != self.roller or self.step != 1):
-                bad = "WILD declaration"
-            elif ph != PH_ROLL and self.common == WILD and not self.wild:
-                if ph != PH_WILD:
-                    bad = "WILD not declared"
-            elif ph == PH_TAKE and _is_farkle(self.rolled, self.nrolled, self.usable_now()):
-                bad = "a Farkle waiting to be taken"
-            elif ph == DECIDE and self.nrolled == 0:
-                bad = "rolled dice"
-        if bad is None and ph == PH_ROLL and self.common == 0:
-            bad = "Common Die"
-        if bad:
-            raise ValueError("malformed Farkle Frenzy state: " + bad)
-
+        """The game saved by to_bytes; ValueError when b is malformed."""
+        # Loading and its checks live apart: a new game never pays their memory.
+        from core.frenzy_load import load
+        return load(cls, b, dice)
 
 # Scratch for a trial resolution (no allocation per take).
 _SCR_ST = bytearray(4)
@@ -734,9 +620,6 @@ def _put32(b, j, v):
     b[j + 2] = v >> 8 & 0xFF
     b[j + 3] = v & 0xFF
 
-
-def _get32(b, j):
-    return b[j] << 24 | b[j + 1] << 16 | b[j + 2] << 8 | b[j + 3]
 
 
 def _low_bit(mask):
