@@ -1,7 +1,7 @@
 # The MicroPython side of the emulated board (tools/emuboard.py); runs under the unix port.
 #
 #   micropython [-X heapsize=N] tools/emu_agent.py (--root DIR | --image FILE)
-#               [--sim DIR] [--ctl DIR]
+#               [--sim DIR] [--ctl DIR] [--cause N]
 #
 # It makes the process look like a device: the board's filesystem (a host folder, or a
 # LittleFS image file mounted with vfs.VfsLfs2) becomes "/", sys.path is the ESP32's
@@ -15,7 +15,8 @@
 #   Q\n                           quit
 # Replies go to stderr as frames b"\x00EMU <kind> <id> <len>\n<payload>":
 #   READY, RUN (user code started: SIGINT is safe now), DONE (payload: the traceback,
-#   empty when none), MISSING (no such file), RESET (payload b"hard" / b"soft").
+#   empty when none), MISSING (no such file), RESET (payload b"hard" / b"soft" /
+#   b"deep"), LOG (a note for the host's log).
 # Program output goes to stdout untouched.
 import io
 import os
@@ -101,6 +102,12 @@ def _reset_soft(*args):
     raise _EmuReset("soft")
 
 
+def _deepsleep(ms=0):
+    # The emulated board wakes at once (no one to press a button while the process is
+    # gone): the host restarts it with reset_cause() DEEPSLEEP_RESET.
+    raise _EmuReset("deep")
+
+
 def _patch_machine(opts):
     # The simulated machine (tools/sim/machine.py) answers everything but resets:
     # those end this process so the host restarts it like a device reboots.
@@ -111,6 +118,19 @@ def _patch_machine(opts):
         return
     machine.reset = _reset_hard
     machine.soft_reset = _reset_soft
+    sim = getattr(machine, "SIM", None)
+    if sim is not None:
+        sim.on_reset = _reset_hard
+        sim.on_deepsleep = _deepsleep
+        if "cause" in opts:
+            sim.reset_cause = int(opts["cause"])
+        # The world around the chip is the deployed board's (its pins, panel, sensor).
+        try:
+            import board
+
+            sim.configure(board)
+        except Exception as e:
+            _frame("LOG", 0, ("simulated world stays the default: %r" % e).encode())
     if "ctl" in opts:
         try:
             import emu_hooks

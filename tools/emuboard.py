@@ -52,6 +52,8 @@ FRIENDLY, RAW, PASTE = "friendly", "raw", "paste"
 PASTE_WINDOW = 512  # raw-paste flow-control window, bytes
 FRAME_MAGIC = b"\x00EMU "
 BUTTONS = ("PREV", "NEXT", "OK", "BACK")
+# machine.reset_cause() values of the ESP32 port, told to the fresh interpreter.
+PWRON_RESET, HARD_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 4, 5
 
 
 def micropython_bin():
@@ -79,6 +81,7 @@ class EmuBoard:
                       "execs": 0, "dropped_out": 0}
         self._child = None
         self._errbuf = b""
+        self._cause = PWRON_RESET
         self._mode = FRIENDLY
         self._jobs = deque()
         self._cur = None  # the job waiting for the agent
@@ -115,7 +118,7 @@ class EmuBoard:
                 os.remove(self.link)
             os.symlink(self.port, self.link)
         self._wake_r, self._wake_w = os.pipe()
-        self._power_on(hard=True)
+        self._power_on(hard=True, cause=PWRON_RESET)
         self._thread = threading.Thread(target=self._serve, name="emuboard", daemon=True)
         self._thread.start()
         return self.port
@@ -215,7 +218,8 @@ class EmuBoard:
         self._power_on(hard=True)
 
     # ---- jobs: things done in order, each may wait for the agent -------------------
-    def _power_on(self, hard, soft_message=False):
+    def _power_on(self, hard, soft_message=False, cause=PWRON_RESET):
+        self._cause = cause
         if hard:
             self._mode = FRIENDLY
         self._jobs.clear()
@@ -235,11 +239,11 @@ class EmuBoard:
             self._jobs.append(("file", "main.py"))
         self._jobs.append(("call", self._prompt_after_boot))
 
-    def _hard_reset(self):
+    def _hard_reset(self, cause=HARD_RESET):
         self.stats["hard_resets"] += 1
         self._dead = False
         self._deaths = []
-        self._power_on(hard=True)
+        self._power_on(hard=True, cause=cause)
 
     def _soft_reset(self):
         self.stats["soft_resets"] += 1
@@ -306,6 +310,7 @@ class EmuBoard:
             cmd += ["--sim", self.sim_dir]
         if self.ctl_dir:
             cmd += ["--ctl", self.ctl_dir]
+        cmd += ["--cause", str(self._cause)]
         self._errbuf = b""
         self._child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, cwd=cwd, bufsize=0,
@@ -414,8 +419,10 @@ class EmuBoard:
         if kind == "RESET":
             if payload == b"soft":
                 self._soft_reset()
+            elif payload == b"deep":
+                self._hard_reset(DEEPSLEEP_RESET)
             else:
-                self._hard_reset()
+                self._hard_reset(SOFT_RESET)  # machine.reset(): ESP_RST_SW on an ESP32
             return
         if kind == "MISSING":
             return
