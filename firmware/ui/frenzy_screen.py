@@ -183,7 +183,7 @@ class FrenzyScreen(screens.Screen):
         elif ph == fz.DECIDE:
             seat = g.player
             self._apply(fz.ROLL)  # keep rolling: ends this step
-            if self.view == PLAY and g.phase == fz.PH_ROLL and g.player == seat:
+            if g.phase == fz.PH_ROLL and g.player == seat:
                 self._apply(fz.ROLL)  # and the dice roll at once
         self._settle()
 
@@ -265,6 +265,7 @@ class FrenzyScreen(screens.Screen):
             if self._warn_stop():
                 self.view = WARN
                 self._sync()
+                self.cur = 0  # NO first: stopping for nothing takes a second press
             else:
                 self._apply(fz.STOP)
                 self._settle()
@@ -442,9 +443,11 @@ class FrenzyScreen(screens.Screen):
                 for i in range(g.nrolled):
                     items[n] = i
                     n += 1
-                if g.usable() is not None:
-                    items[n] = IT_COMMON
-                    n += 1
+                for m in range(fz.COMMON_BIT + 1, 64):
+                    if self.ok_take[m]:  # some selection can count the Common Die
+                        items[n] = IT_COMMON
+                        n += 1
+                        break
                 items[n] = IT_TAKE
                 n += 1
             elif ph == fz.COMMON or ph == fz.PH_ROLL or ph == fz.DECIDE:

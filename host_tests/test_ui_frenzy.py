@@ -1,0 +1,283 @@
+# portable: runs under MicroPython too
+"""Farkle Frenzy played through the App by buttons and shakes, checked against the core.
+
+A pilot reads the Frenzy screen, picks a decision among a shadow core game's legal
+ones, and reaches it with button presses (or a shake) only. After every decision the
+screen's game must equal the shadow given the same decisions and the dice the screen's
+game drew: so every choice the screen offered was legal and meant what it showed.
+Games end on the winner view with the totals the core computed.
+"""
+import ui_rig
+from core import frenzy as fz
+from core.dice import Seeded
+from ui import frenzy_screen as fs
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+PREV = ui_rig.PREV
+S_SCHEDULE = 2
+
+
+class Pilot:
+    def __init__(self, rig, seed):
+        self.r = rig
+        self.rnd = Seeded(seed)
+        self.shadow = None
+        self.decisions = 0
+        self.passes = 0
+        self.seen = {}   # view or phase name -> times seen (coverage of the run)
+        self.warned = 0
+        self.best = 0    # best counted round score (the stats keep it)
+
+    def pick(self, n):
+        return self.rnd(1)[0] % n
+
+    def scr(self):
+        return self.r.app.screen
+
+    def saw(self, what):
+        self.seen[what] = self.seen.get(what, 0) + 1
+
+    def to_item(self, item):
+        s = self.scr()
+        b = NEXT if self.pick(3) else PREV
+        for _ in range(s.nitems + 1):
+            if s.items[s.cur] == item:
+                return
+            self.r.press(b)
+        raise AssertionError("cursor never reached item %d" % item)
+
+    def shake(self):
+        # A pause first: the sensor ignores motion for a moment after each roll.
+        self.r.wait(500)
+        self.r.shake()
+
+    def roll_action(self):
+        # Half the time shake the device, else press OK on ROLL (the fallback).
+        if self.pick(2):
+            self.shake()
+        else:
+            self.to_item(fs.IT_ROLL)
+            self.r.press(OK)
+            self.r.wait(600)
+
+    def apply(self, d, game, values=None):
+        sh = self.shadow
+        assert d in sh.legal(), "screen applied %x, not legal in the shadow" % d
+        sh.apply(d, values)
+        self.decisions += 1
+        for n in sh.notes:
+            if n[0] == "round_end":
+                self.best = max([self.best] + sh.round_scores)
+
+    def same(self, game):
+        assert game.to_bytes() == self.shadow.to_bytes(), "screen and shadow differ"
+
+    def rolled(self, game):
+        return bytes(game.rolled[:game.nrolled])
+
+    def choose_take(self, legal):
+        # Mostly the best-scoring selection with the fewest dice (keeps dice to roll),
+        # sometimes any legal one: every kind of selection gets offered and taken.
+        sh = self.shadow
+        if self.pick(4) == 0:
+            return legal[self.pick(len(legal))] & 0x3F
+        best = None
+        for d in legal:
+            m = d & 0x3F
+            p = sh.points(m)
+            n = bin(m & 0x1F).count("1")
+            key = p * 8 - n
+            if best is None or key > best[0]:
+                best = (key, m)
+        return best[1]
+
+    def play(self, limit=20000):
+        r = self.r
+        for _ in range(limit):
+            app = r.app
+            s = app.screen
+            name = s.NAME
+            if name == "pass":
+                assert self.shadow is not None and s.seat == self.shadow.player
+                self.passes += 1
+                r.press(OK)
+                continue
+            assert name == "frenzy", name
+            g = s.game
+            if self.shadow is None:
+                self.shadow = fz.Game(g.players, g.schedule, g.ones)
+            self.same(g)
+            v = s.view
+            if v == fs.WINNER:
+                self.saw("winner")
+                return g.winner
+            if v == fs.WARN:
+                # The warning offers NO first; say NO once in a while, then YES.
+                self.saw("warn")
+                assert s.items[s.cur] == fs.IT_NO
+                if self.pick(3) == 0:
+                    r.press(OK)
+                    assert s.view == fs.PLAY and s.game.phase == fz.DECIDE
+                    continue
+                r.press(NEXT)
+                r.press(OK)
+                self.apply(fz.STOP, g)
+                continue
+            if v != fs.PLAY:
+                self.saw(("farkle", "notice", "warn", "summary")[v - 1])
+                r.press(OK)
+                continue
+            assert g.players == 1 or app.holder == g.player, "acting without the device"
+            ph = g.phase
+            seat = g.player
+            if ph == fz.COMMON:
+                self.saw("common")
+                assert s.rolling and s.tumble_mask == 0x20
+                self.roll_action()
+                self.apply(fz.COMMON_ROLL, g, (g.common,))
+            elif ph == fz.PH_ROLL:
+                self.saw("roll")
+                assert s.rolling
+                self.roll_action()
+                self.apply(fz.ROLL, g, self.rolled(g))
+            elif ph == fz.PH_WILD:
+                self.saw("wild")
+                want = 1 + self.pick(6)
+                for _ in range(7):
+                    if s.wildv == want:
+                        break
+                    r.press(NEXT)
+                assert s.wildv == want
+                r.press(OK)
+                self.apply(fz.DECLARE | want, g)
+            elif ph == fz.PH_TAKE:
+                self.saw("take")
+                legal = self.shadow.legal()
+                # The cursor offers the Common Die exactly when some selection uses it.
+                has_c = False
+                for i in range(s.nitems):
+                    has_c = has_c or s.items[i] == fs.IT_COMMON
+                assert has_c == any(d & fz.COMMON_BIT for d in legal)
+                m = self.choose_take(legal)
+                for i in range(s.nitems):
+                    it = s.items[i]
+                    bit = fz.COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
+                    if m & bit:
+                        self.to_item(it)
+                        r.press(OK)
+                assert s.mask == m
+                assert s.t_pts == "+%d" % self.shadow.points(m)
+                self.to_item(fs.IT_TAKE)
+                r.press(OK)
+                self.apply(fz.TAKE | m, g)
+            elif ph == fz.DECIDE:
+                self.saw("decide")
+                sh = self.shadow
+                run = sh.running(seat)
+                full = sh.riser(seat) == 5
+                goal = 350 + 50 * self.pick(14)
+                stop = run >= goal and not (full and self.pick(2))
+                if self.pick(25) == 0:
+                    stop = True  # now and then below 400: the warning
+                if stop:
+                    self.to_item(fs.IT_STOP)
+                    r.press(OK)
+                    if s.view == fs.WARN:
+                        self.warned += 1
+                        continue
+                    self.apply(fz.STOP, g)
+                else:
+                    on = s.roll_on
+                    assert s.rolling == on
+                    if on and self.pick(2):
+                        self.shake()
+                    else:
+                        self.to_item(fs.IT_ROLL)
+                        r.press(OK)
+                        if on:
+                            r.wait(600)
+                    self.apply(fz.ROLL, g)
+                    if on:
+                        # Keeping on rolled the dice at once for this same player.
+                        assert sh.phase == fz.PH_ROLL and sh.player == seat
+                        self.apply(fz.ROLL, g, self.rolled(g))
+            else:
+                raise AssertionError("phase %d in play" % ph)
+        raise AssertionError("game did not end")
+
+
+def start_game(r, players, schedule):
+    r.wait(1500)
+    assert r.screen == "menu", r.screen
+    r.app.settings[S_SCHEDULE] = schedule
+    m = r.app.screen
+    while m.items[m.cur] != "FARKLE FRENZY":
+        r.press(NEXT)
+    r.press(OK)
+    assert r.screen == "setup"
+    while r.app.screen.n != players:
+        r.press(NEXT)
+    r.press(OK)
+    assert r.screen == "frenzy", r.screen
+
+
+def play_through(players, schedule, seed):
+    r = ui_rig.Rig("fz%d%d" % (players, schedule), seed=seed)
+    start_game(r, players, schedule)
+    p = Pilot(r, seed + 100)
+    winner = p.play()
+    sh = p.shadow
+    assert sh.phase == fz.OVER and sh.winner == winner
+    assert sh.totals[winner] >= fz.GOAL and sh.totals[winner] == max(sh.totals)
+    s = r.app.screen
+    # The winner view shows the core's winner and totals, computed by the core.
+    assert s.view == fs.WINNER
+    assert s.t_b == str(sh.totals[winner])
+    k = 0
+    for seat in range(players):
+        if seat != winner:
+            assert s.t_rows[k] == ("RED", "GREEN", "BLUE", "YELLOW")[seat]
+            assert s.t_tot[k] == str(sh.totals[seat])
+            k += 1
+    # The game is no longer saved and the stats counted it.
+    assert not r.app.store.has_game()
+    import store
+    st = r.app.store.load_stats()
+    assert store.stat(st, store.ST_FF_GAMES) == 1
+    assert store.stat(st, store.ST_FF_WINS + winner) == 1
+    assert store.stat(st, store.ST_FF_BEST) == p.best > 0
+    assert store.stat(st, store.ST_FF_HIGH) == sh.totals[winner]
+    r.wait(700)
+    r.press(OK)
+    assert r.screen == "menu"
+    if players == 1:
+        assert p.passes == 0
+    else:
+        assert p.passes >= sh.round - 1  # each round hands the device on at least once
+    return p
+
+
+def test_frenzy_solo_to_the_winner():
+    p = play_through(1, fz.RELAY, 3)
+    assert p.decisions > 30 and p.seen.get("summary", 0) >= 5
+
+
+def test_frenzy_two_players_relay():
+    p = play_through(2, fz.RELAY, 5)
+    assert p.seen.get("summary", 0) >= 5 and p.seen.get("farkle", 0) >= 1
+
+
+def test_frenzy_two_players_lockstep():
+    p = play_through(2, fz.LOCKSTEP, 8)
+    assert p.seen.get("summary", 0) >= 5
+
+
+def test_frenzy_four_players_relay():
+    p = play_through(4, fz.RELAY, 13)
+    assert p.seen.get("notice", 0) >= 1
+
+
+def test_frenzy_four_players_lockstep():
+    p = play_through(4, fz.LOCKSTEP, 21)
+    assert p.seen.get("notice", 0) >= 1
