@@ -160,11 +160,23 @@ class Rig:
             self.step(frames)
 
     def shake(self, ms=400):
+        """Shake like a player: until the dice rattle (the detector needs ~1/4 s, and
+        ignores motion for a moment after a roll), ms more, then hold still until
+        they land. Shaking when no roll is due just shakes for ms."""
         if self.sim:
+            app = self.app
             self.SIM.shake(True)
+            for _ in range(2000 // FRAME):
+                if app.tumbling:
+                    break
+                self.step()
             self.wait(ms)
             self.SIM.shake(False)
-            self.wait(600)
+            for _ in range(2000 // FRAME):
+                if not app.tumbling:
+                    break
+                self.step()
+            self.step(2)
         else:
             self.dev.pending.append(0x50)
             self.wait(ms)
