@@ -538,3 +538,77 @@ def play_checked(players, sched, ones, seed, roundtrip_every=1):
 def test_invariants_over_seeded_games():
     for seed in range(24):
         play_checked(1 + seed % 4, seed // 4 % 2, 1000 if seed % 3 == 0 else 300, seed, 3)
+
+
+# ---- the pure resolution over hand-made records ------------------------------
+
+def _rec(*steps):
+    # steps: (outcome, filled, riser, running) -> 4 bytes each
+    out = bytearray()
+    for o, filled, riser, run in steps:
+        code = {"c": 1, "s": 2, "f": 3, "p": 0}[o] | (4 if filled else 0) | riser << 3
+        u = run // 50
+        out += bytes((code, u >> 16, u >> 8 & 0xFF, u & 0xFF))
+    return out
+
+
+def test_resolve_cuts_at_the_first_fill():
+    st = bytearray(4)
+    end = [0] * 4
+    by = bytearray(4)
+    recs = [
+        _rec(("c", 0, 1, 100), ("c", 0, 2, 200), ("c", 1, 5, 400), ("s", 0, 1, 450)),
+        _rec(("c", 1, 5, 500), ("c", 0, 1, 600), ("c", 0, 2, 700), ("s", 0, 3, 800)),
+        _rec(("c", 1, 5, 350), ("f", 0, 0, 0)),
+        _rec(("c", 0, 1, 50)),
+    ]
+    F.resolve(recs, 0b0111, 0, st, end, by)
+    # seats 1 and 2 fill in step 1: seat 0 stops there; its fill in step 3 is cut away
+    assert list(st) == [F.STOPPED, F.STOPPED, F.FARKLED, F.OUT]
+    assert end[:3] == [1, 4, 2] and list(by) == [2, 0, 0, 0]
+    F.resolve(recs, 0b1001, 0, st, end, by)
+    # without seats 1 and 2, seat 0's own fill in step 3 stops seat 3 (whose record ends
+    # at step 1: it has not played step 2 yet, so it is still rolling)
+    assert list(st) == [F.STOPPED, F.OUT, F.OUT, F.ROLLING] and end == [4, 0, 0, 1]
+    recs[3] = _rec(("c", 0, 1, 50), ("c", 0, 2, 100), ("c", 0, 3, 150), ("c", 0, 4, 200))
+    F.resolve(recs, 0b1001, 0, st, end, by)
+    assert list(st) == [F.STOPPED, F.OUT, F.OUT, F.STOPPED] and end == [4, 0, 0, 3]
+    assert by[3] == 1
+    # a step still being played (pending) neither stops nor is stopped
+    recs[3] = _rec(("c", 0, 1, 50), ("c", 0, 2, 100), ("p", 0, 3, 150))
+    F.resolve(recs, 0b1001, 0, st, end, by)
+    assert st[3] == F.ROLLING and end[3] == 3 and by[3] == 0
+
+
+# ---- the self-play policy ----------------------------------------------------
+
+def test_greedy_policy_choices():
+    import selfplay_frenzy as S
+    # most points
+    assert S.best_selection([1, 1, 2, 2, 2], 5, 1, 0) == (0x3F, 2500)
+    assert S.best_selection([5, 3, 4, 6, 2], 5, None, 0) == (0x01, 50)
+    assert S.best_selection([2, 3, 4, 6, 6], 5, 1, 0) is None
+    g = _game(2, RELAY)
+    g.apply(F.COMMON_ROLL, (WILD,))
+    g.apply(F.ROLL, [2, 2, 3, 3, 4])
+    assert S._greedy_wild(g) == 4  # three pairs: 1500
+    pick = S._Pick(1)
+    assert S._decide(g, "greedy", 300, pick) == F.DECLARE | 4
+    g.apply(F.DECLARE | 4)
+    assert S._decide(g, "greedy", 300, pick) == F.TAKE | 0x3F
+    g.apply(F.TAKE | 0x3F)  # fills the riser with 1500: stop at >= 300
+    assert S._decide(g, "greedy", 300, pick) == F.STOP
+    assert S._decide(g, "greedy", 2000, pick) == F.ROLL  # rolls on after a fill too
+
+
+def test_selfplay_report_shape():
+    import selfplay_frenzy as S
+    r = S.run({"game": "frenzy", "players": 3, "games": 4, "seed": 2, "policy": "greedy:300",
+               "schedule": "lockstep", "ones": 1000, "solo_rounds": None})
+    assert r["games"] == 4 and sum(r["wins"]) == 4 and len(r["win_share"]) == 3
+    assert sorted(r["farkle_rate"]) == ["1", "2", "3", "4", "5"]
+    assert sorted(r["mean_round_score"]) == ["1", "2X", "5", "WILD"]
+    assert r["rounds_per_game"] == r["rounds"] / 4
+    s = S.run({"players": 1, "games": 0, "seed": 3, "policy": "random", "schedule": "relay",
+               "ones": 300, "solo_rounds": 50})
+    assert s["rounds"] == 50 and sum(s["rounds_per_face"].values()) == 50
