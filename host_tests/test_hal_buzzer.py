@@ -1,0 +1,126 @@
+# portable: runs under MicroPython too
+"""The buzzer on the simulated PWM: silent start, sequence timing, mute."""
+from hal_rig import SIM, board, no_alloc
+
+import machine
+from hal.buzzer import Buzzer, freq
+
+# A4 for 50 ms, a 20 ms rest, C5 for 30 ms.
+_SEQ = bytes((10, 5, 0, 2, 13, 3))
+
+
+def _buzzer():
+    board("sim")
+    return Buzzer(machine.Pin(27))
+
+
+def test_notes():
+    assert freq(10) == 440 and freq(22) == 880 and freq(1) == 261 and freq(13) == 523
+    assert freq(60) == 7902
+    for bad in (0, 61):
+        try:
+            freq(bad)
+            raise AssertionError("note %d accepted" % bad)
+        except ValueError:
+            pass
+
+
+def test_created_silent():
+    bz = _buzzer()
+    assert SIM.pwm.log[0][1] == 0            # never at the PWM's default 50 % duty
+    assert all(d == 0 for (f, d) in SIM.pwm.log)
+    assert not bz.busy and not SIM.pwm.sounding()
+
+
+def _trace(bz, until=120, step=5):
+    out = []
+    for t in range(0, until, step):
+        bz.tick(t)
+        out.append((t, bz.busy, bz.note, SIM.pwm.freq if SIM.pwm.duty else 0))
+    return out
+
+
+def test_sequence_timing():
+    bz = _buzzer()
+    bz.play(_SEQ)
+    assert bz.busy and SIM.pwm.freq == 440 and SIM.pwm.duty > 0   # sounds at once
+    tr = _trace(bz)
+    sound = dict((t, f) for (t, b, n, f) in tr)
+    assert sound[0] == 440 and sound[45] == 440
+    assert sound[50] == 0 and sound[65] == 0        # the rest
+    assert sound[70] == 523 and sound[95] == 523
+    assert sound[100] == 0
+    busy = [t for (t, b, n, f) in tr if b]
+    assert busy[-1] == 95
+
+
+def test_mute_keeps_timing():
+    bz = _buzzer()
+    bz.play(_SEQ)
+    loud = [(t, b, n) for (t, b, n, f) in _trace(bz)]
+    bz = _buzzer()
+    bz.muted = True
+    bz.play(_SEQ)
+    tr = _trace(bz)
+    assert [(t, b, n) for (t, b, n, f) in tr] == loud
+    assert all(f == 0 for (t, b, n, f) in tr)
+    assert not SIM.pwm.sounding()
+
+
+def test_mute_mid_note_and_unmute():
+    bz = _buzzer()
+    bz.play(_SEQ)
+    bz.tick(0)
+    bz.muted = True
+    assert SIM.pwm.duty == 0 and bz.busy
+    bz.muted = False
+    assert SIM.pwm.duty > 0 and SIM.pwm.freq == 440
+
+
+def test_stop_and_replace():
+    bz = _buzzer()
+    bz.play(_SEQ)
+    bz.tick(0)
+    bz.play(bytes((37, 2)))
+    assert SIM.pwm.freq == freq(37)
+    bz.stop()
+    assert not bz.busy and SIM.pwm.duty == 0
+
+
+def test_bad_sequences():
+    bz = _buzzer()
+    for bad in (bytes((10,)), bytes((99, 2))):
+        try:
+            bz.play(bad)
+            raise AssertionError("accepted %r" % (bad,))
+        except ValueError:
+            pass
+
+
+def test_no_pin_keeps_time_silently():
+    board("sim")
+    bz = Buzzer(None)
+    bz.play(_SEQ)
+    bz.tick(0)
+    bz.tick(99)
+    assert bz.busy
+    bz.tick(100)
+    assert not bz.busy
+
+
+class _Pwm:
+    def freq(self, f):
+        pass
+
+    def duty_u16(self, d):
+        pass
+
+
+def test_tick_allocates_nothing():
+    bz = Buzzer(None)
+    bz.pwm = _Pwm()
+    seq = bytes((10, 1, 0, 1, 13, 1, 25, 1))
+    bz.play(seq)
+    for t in range(0, 60, 5):
+        no_alloc(bz.tick, t)
+    assert not bz.busy
