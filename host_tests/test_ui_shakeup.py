@@ -86,7 +86,8 @@ class Pilot:
             if name == "win":
                 return s.seat
             if name == "pass":
-                assert s.seat == self.shadow.player
+                # Only shown when the device changes hands.
+                assert s.seat == self.shadow.player and s.seat != app.holder
                 r.press(OK)
                 continue
             assert name == "shakeup", name

@@ -13,8 +13,10 @@ One screen object with views (`view`):
 Every choice offered comes from `game.legal()`; a decision is checked against it
 again before `apply`, so the screen can never ask the core for an illegal move.
 
-Saved ui bytes: view, cursor, pending set-aside mask, then the info items (pairs of
-code, argument) that the RESULT/INFO/ROLLOFF texts are made from.
+Saved (app.save) after every decision and after every OK that closes a message, so
+Continue comes back to the same view; cursor moves are not saved. The ui bytes: view,
+cursor, pending set-aside mask, then the info items (pairs of code, argument) that the
+RESULT/INFO/ROLLOFF texts are made from.
 """
 from core import shakeup as su
 from ui import gfx, sounds
@@ -333,6 +335,8 @@ class ShakeUpScreen(Screen):
         self.info = bytearray(0)
         self._view_for_phase()
         self._refresh()
+        # Saved too, so Continue shows this view rather than the message again.
+        self.app.save(KIND_SHAKEUP, self.game, self.ui_bytes())
         self.app.hand_to(self.game.player)
 
     # ---- input --------------------------------------------------------------------
