@@ -1,7 +1,8 @@
 """Sound effects for hal.buzzer: bytes of (note, duration in 10 ms) pairs, note 0 = rest.
 
-Notes are indices into the buzzer's frequency table (semitones, higher index = higher
-pitch). Effects are short and never block: the buzzer plays them from tick().
+Notes as hal.buzzer numbers them: n = 1..60 is the semitone n-1 above C4 (C7 = 37,
+about 2.1 kHz, where a small piezo is loudest). Effects are short and never block: the
+buzzer plays them from tick(); muted, they keep their timing in silence.
 """
 
 # Dice rattling in the hand: irregular short clicks (the app repeats it while tumbling).
