@@ -323,7 +323,8 @@ def main(argv):
     if bad:
         print("check_board: %d of %d profiles have problems" % (bad, len(names)))
         return 1
-    print("check_board: %d profiles OK (%s)" % (len(names), ", ".join(names)))
+    print("check_board: %d profile%s OK (%s)" % (len(names), "" if len(names) == 1 else "s",
+                                               ", ".join(names)))
     return 0
 
 
