@@ -109,18 +109,20 @@ def _riser(fb, n):
 
 
 def _button(fb, s, x, cursor, enabled=True):
+    """A choice: inverted under the cursor, plain text otherwise, dithered (grey) when
+    it is not possible now (TAKE with a selection that does not score)."""
     w = gfx.width(s, gfx.MEDIUM) + 2
     if cursor and enabled:
         gfx.label(fb, s, x, _BY, gfx.MEDIUM)
     else:
-        if enabled:
-            gfx.box(fb, x, _BY, w, 9)
-        elif cursor:
-            for i in range(x + 1, x + w - 1, 2):  # cursor on a choice not possible now
-                fb.pixel(i, _BY, 1)
-                fb.pixel(i, _BY + 8, 1)
         gfx.text(fb, s, x + 1, _BY + 1, 1, gfx.MEDIUM)
-    return x + w + 4
+        if not enabled:
+            for yy in range(_BY + 1, _BY + 8):
+                for xx in range(x + 1 + (yy & 1), x + w, 2):
+                    fb.pixel(xx, yy, 0)
+            if cursor:
+                fb.hline(x, _BY + 8, w, 1)
+    return x + w + 5
 
 
 def _play(scr, fb):

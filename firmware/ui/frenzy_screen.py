@@ -100,6 +100,8 @@ class FrenzyScreen(screens.Screen):
 
     def __init__(self, app, game, ui=None):
         screens.Screen.__init__(self, app)
+        from ui import frenzy_draw  # here: it imports this module
+        self._draw = frenzy_draw.draw
         self.game = game
         self.view = PLAY
         self.queue = bytearray(_QMAX)   # overlays still to show after this one
@@ -188,8 +190,7 @@ class FrenzyScreen(screens.Screen):
         self._settle()
 
     def draw(self, fb):
-        from ui import frenzy_draw
-        frenzy_draw.draw(self, fb)
+        self._draw(self, fb)
 
     # ---- input ------------------------------------------------------------------
 

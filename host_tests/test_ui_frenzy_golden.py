@@ -1,0 +1,174 @@
+# portable: runs under MicroPython too
+"""Golden frames of the Farkle Frenzy screens (helper: test_ui_golden.compare; files in
+host_tests/golden/fz_*.bin; UPDATE_GOLDEN=1 rewrites them).
+
+A scripted two-player Relay game with chosen dice, driven by buttons only:
+round 1 the Common Die shows WILD, RED rolls 2 2 3 4 6, declares the WILD a 2, takes
+2 2 + WILD (200), is warned when stopping below 400, rolls on and farkles on 2 3 4;
+GREEN rolls 1 1 1 5 5, fills the riser and stops with 400 (which cuts RED's round at
+step 1: 200, below the entry). Round 2 (GREEN rolls the
+Common Die: 2X) GREEN fills with five 1s and stops; RED takes a 5 and is stopped by
+GREEN's fill. Then the pilot of test_ui_frenzy plays on to the winner.
+"""
+import ui_rig
+from core import frenzy as fz
+from core.dice import Dice, Seeded
+from test_ui_frenzy import Pilot, start_game
+from test_ui_golden import compare
+from ui import frenzy_screen as fs
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+
+
+def _faces(*values):
+    # Dice.d6() turns an accepted byte b into b % 6 + 1.
+    return bytes(v - 1 for v in values)
+
+
+_COMMON_WILD = bytes((5,))   # COMMON_FACES[5] == WILD
+_COMMON_2X = bytes((4,))     # COMMON_FACES[4] == TWOX
+SCRIPT = (_COMMON_WILD + _faces(2, 2, 3, 4, 6) + _faces(2, 3, 4) + _faces(1, 1, 1, 5, 5)
+          + _COMMON_2X + _faces(1, 1, 1, 1, 1) + _faces(5, 2, 3, 4, 6))
+
+
+class Script:
+    """A byte source that gives SCRIPT first, then seeded bytes."""
+
+    def __init__(self, data, seed):
+        self.data = data
+        self.i = 0
+        self.more = Seeded(seed)
+
+    def __call__(self, n):
+        out = bytearray(n)
+        for k in range(n):
+            if self.i < len(self.data):
+                out[k] = self.data[self.i]
+                self.i += 1
+            else:
+                out[k] = self.more(1)[0]
+        return bytes(out)
+
+
+def _roll(r):
+    r.press(OK)
+    r.wait(600)
+
+
+def _to(r, item):
+    s = r.app.screen
+    for _ in range(8):
+        if s.items[s.cur] == item:
+            return
+        r.press(NEXT)
+    raise AssertionError("no item %d" % item)
+
+
+def _select(r, dice, common=False):
+    for i in dice:
+        _to(r, i)
+        r.press(OK)
+    if common:
+        _to(r, fs.IT_COMMON)
+        r.press(OK)
+
+
+def _check(r, view, phase=None, seat=None):
+    s = r.app.screen
+    assert s.NAME == "frenzy", s.NAME
+    assert s.view == view, (s.view, view)
+    if phase is not None:
+        assert s.game.phase == phase, (s.game.phase, phase)
+    if seat is not None:
+        assert s.game.player == seat
+    return s
+
+
+def test_golden_frenzy_screens():
+    r = ui_rig.Rig("gold_fz", seed=31)
+    r.app.dice = Dice(Script(SCRIPT, 77))
+    start_game(r, 2, fz.RELAY)
+    _check(r, fs.PLAY, fz.COMMON, 0)
+    compare("fz_common", r.frame())
+    _roll(r)                                   # the Common Die: WILD
+    s = _check(r, fs.PLAY, fz.PH_ROLL, 0)
+    assert s.game.common == 8 and s.t_info == "FARKLE RISK 0%"
+    _roll(r)                                   # RED: 2 2 3 4 6
+    _check(r, fs.PLAY, fz.PH_WILD)
+    r.press(NEXT)                              # the WILD is a 2
+    assert s.wildv == 2
+    compare("fz_wild", r.frame())
+    r.press(OK)
+    _check(r, fs.PLAY, fz.PH_TAKE)
+    _select(r, (0, 1), True)
+    assert s.t_pts == "+200"
+    compare("fz_take", r.frame())
+    _to(r, fs.IT_TAKE)
+    r.press(OK)
+    _check(r, fs.PLAY, fz.DECIDE)
+    assert s.t_run == "200" and s.game.riser(0) == 2
+    assert s.t_info.startswith("FARKLE RISK ")
+    compare("fz_decide", r.frame())
+    _to(r, fs.IT_STOP)
+    r.press(OK)
+    _check(r, fs.WARN)
+    compare("fz_warn", r.frame())
+    r.press(OK)                                # NO: keep playing
+    _check(r, fs.PLAY, fz.DECIDE)
+    _to(r, fs.IT_ROLL)
+    _roll(r)                                   # 2 3 4: Farkle
+    _check(r, fs.FARKLE)
+    assert s.t_a == "RED LOST 200"
+    compare("fz_farkle", r.frame())
+    r.press(OK)
+    assert r.screen == "pass" and r.app.screen.seat == 1
+    r.press(OK)
+    _check(r, fs.PLAY, fz.PH_ROLL, 1)
+    compare("fz_roll", r.frame())
+    _roll(r)                                   # GREEN: 1 1 1 5 5
+    _select(r, (0, 1, 2, 3, 4))
+    _to(r, fs.IT_TAKE)
+    r.press(OK)
+    _check(r, fs.PLAY, fz.DECIDE, 1)
+    assert s.game.riser(1) == 5 and s.t_pts == "FULL!"
+    compare("fz_full", r.frame())
+    _to(r, fs.IT_STOP)
+    r.press(OK)
+    _check(r, fs.SUMMARY)
+    # GREEN's fill in step 1 stopped RED at step 1 (Relay cuts retroactively): RED's
+    # Farkle in step 2 does not count, RED keeps 200, below the 400 entry.
+    assert s.t_cols[0] == "200<400" and s.t_cols[1] == "+400" and s.t_tot[1] == "400", (
+        s.t_cols, s.t_tot)
+    compare("fz_summary", r.frame())
+    r.press(OK)                                # round 2: GREEN holds the device already
+    _check(r, fs.PLAY, fz.COMMON, 1)
+    _roll(r)                                   # 2X
+    _roll(r)                                   # GREEN: five 1s
+    _select(r, (0, 1, 2, 3, 4))
+    _to(r, fs.IT_TAKE)
+    r.press(OK)
+    _to(r, fs.IT_STOP)
+    r.press(OK)
+    assert r.screen == "pass" and r.app.screen.seat == 0
+    r.press(OK)
+    _check(r, fs.PLAY, fz.PH_ROLL, 0)
+    _roll(r)                                   # RED: 5 2 3 4 6
+    _select(r, (0,))
+    _to(r, fs.IT_TAKE)
+    r.press(OK)
+    _check(r, fs.NOTICE)
+    assert (s.t_a, s.t_b, s.t_c) == ("GREEN FILLED THE RISER:", "YOU STOP WITH", "50")
+    compare("fz_notice", r.frame())
+    r.press(OK)
+    _check(r, fs.SUMMARY)
+    assert "2^" in s.t_a
+    assert s.t_cols[0] == "100<400" and s.t_cols[1] == "+4000" and s.t_tot[1] == "4400"
+    compare("fz_summary_2x", r.frame())
+    # On to the winner with the pilot, checked against a shadow from here on.
+    p = Pilot(r, 5)
+    p.shadow = fz.Game.from_bytes(s.game.to_bytes())
+    winner = p.play()
+    s = _check(r, fs.WINNER)
+    assert s.game.winner == winner and s.t_b == str(p.shadow.totals[winner])
+    compare("fz_winner", r.frame())
