@@ -1,0 +1,335 @@
+"""Plays the real App on the simulated board for the power-cut and soak tests.
+
+Run as a child process (MicroPython unix port or CPython) from the repository root:
+
+    micropython host_tests/cut_driver.py cut ROOT FS JOURNAL SEED KIND
+    micropython -X heapsize=64k host_tests/cut_driver.py soak ROOT FS EVENTS SEED EVERY
+
+`cut`: boots the App on the folder FS; if the menu offers CONTINUE, resumes and logs
+the restored game; plays it on a little, then starts new games of KIND (1 Shake Up,
+2 Frenzy; alternating after the first) with random inputs until the parent kills the
+process (SIGKILL). Every line goes to JOURNAL with one unbuffered write, so a kill
+loses nothing already logged:
+    E seed                    episode start
+    R hex|none                the game restored by Continue (after boot)
+    N kind players            a new game started
+    P hex                     a save is about to be written (hook on store.save_game)
+    F                         the save is about to be cleared (game over)
+    C hex|none                after a frame: the game in memory, checked to equal the
+                              file on disk (logged when it changed)
+    W                         ready: a new game is being played (stdout too)
+    X message                 a check failed (then exit 3)
+
+`soak`: EVENTS random button and shake events; every EVERY events prints
+`M events mem_alloc` after gc.collect(); any exception is fatal (exit 1).
+Portable: no os.path, no f-strings, no `random`.
+"""
+import gc
+import sys
+
+FRAME = 33
+BUTTONS = ("PREV", "NEXT", "OK", "BACK")
+
+
+class Rng:
+    """xorshift32 for the inputs (the dice get their own source)."""
+
+    def __init__(self, seed):
+        self.s = (seed * 2654435761 + 12345) & 0xFFFFFFFF or 1
+
+    def next(self):
+        s = self.s
+        s ^= (s << 13) & 0xFFFFFFFF
+        s ^= s >> 17
+        s ^= (s << 5) & 0xFFFFFFFF
+        self.s = s
+        return s
+
+    def below(self, n):
+        return self.next() % n
+
+    def __call__(self, n):  # also a byte source for Dice
+        out = bytearray(n)
+        for i in range(n):
+            out[i] = self.next() >> 24
+        return bytes(out)
+
+
+def _hex(b):
+    if b is None:
+        return "none"
+    return "".join("%02x" % x for x in b)
+
+
+def setup(root):
+    for p in ("/firmware", "/tools/sim"):
+        if root + p not in sys.path:
+            sys.path.insert(0, root + p)
+    sys.path.insert(0, root + "/boards")
+    board = __import__("sim")
+    sys.path.pop(0)
+    sys.modules["board"] = board
+    import machine
+    if hasattr(machine.SIM, "configure"):
+        machine.SIM.configure(board)
+    return board, machine.SIM
+
+
+def current_game(app):
+    scr = app.screen
+    if scr is None:
+        return None
+    if getattr(scr, "NAME", "") == "pass":
+        scr = getattr(scr, "back", None)
+    return getattr(scr, "game", None)
+
+
+class Player:
+    """Steps the App on a virtual clock and presses buttons like a restless player."""
+
+    def __init__(self, app, sim, rng):
+        self.app = app
+        self.sim = sim
+        self.rng = rng
+        self.now = 1000
+        self.after_frame = None
+
+    def frames(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.app.step(self.now)
+            self.now += FRAME
+            if self.after_frame is not None:
+                self.after_frame()
+
+    def tap(self, name, hold=70):
+        self.sim.press(name)
+        self.frames(hold)
+        self.sim.release(name)
+        self.frames(70)
+
+    def shake(self, ms):
+        self.sim.shake(True)
+        self.frames(ms)
+        self.sim.shake(False)
+        self.frames(70)
+
+    def name(self):
+        return getattr(self.app.screen, "NAME", "")
+
+    def to_menu(self):
+        for _ in range(40):
+            if self.name() == "menu":
+                return True
+            if self.name() == "splash":
+                self.frames(300)
+            elif self.name() == "win":
+                self.frames(700)
+                self.tap("OK")
+            else:
+                self.tap("BACK")
+        return self.name() == "menu"
+
+    def menu_pick(self, item):
+        """In the menu: move the cursor to item and choose it. False if absent."""
+        scr = self.app.screen
+        if item not in scr.items:
+            return False
+        want = scr.items.index(item)
+        for _ in range(12):
+            if scr.cur == want:
+                break
+            self.tap("NEXT")
+        self.tap("OK")
+        return True
+
+    def new_game(self, kind, players):
+        if not self.to_menu():
+            raise ValueError("cannot reach the menu from " + self.name())
+        self.menu_pick("SHAKE UP" if kind == 1 else "FARKLE FRENZY")
+        scr = self.app.screen
+        for _ in range(8):
+            if getattr(scr, "n", players) == players:
+                break
+            self.tap("NEXT")
+        self.tap("OK")
+
+    def act(self):
+        """One random input fit for the current screen."""
+        r = self.rng
+        nm = self.name()
+        if nm == "splash":
+            self.frames(200)
+        elif nm == "pass":
+            self.tap("OK")
+        elif nm == "win":
+            self.frames(650)
+            self.tap("OK")
+        elif current_game(self.app) is not None:
+            scr = self.app.screen
+            x = r.below(100)
+            if getattr(scr, "rolling", False) and x < 45:
+                self.shake(150 + r.below(500))
+            elif x < 70:
+                self.tap("OK")
+            elif x < 85:
+                self.tap("NEXT")
+            elif x < 97:
+                self.tap("PREV")
+            elif x < 99:
+                self.frames(100 + r.below(900))
+            else:
+                self.tap("OK", 700)  # a long press
+        else:
+            self.tap(BUTTONS[r.below(4)])
+
+
+def _read_save(fs):
+    import store
+    try:
+        f = open(fs + "/" + store.GAME, "rb")
+    except OSError:
+        return None
+    data = f.read()
+    f.close()
+    p = store.unpack(0x47, data)
+    if p is None:
+        return b"BAD"
+    return bytes(p[2 + p[1]:])
+
+
+def cut(root, fs, journal, seed, kind):
+    board, sim = setup(root)
+    import os
+    fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_APPEND) if hasattr(os, "open") \
+        else None
+    jf = None if fd is not None else open(journal, "ab")
+
+    def log(line):
+        data = (line + "\n").encode()
+        if fd is not None:
+            os.write(fd, data)
+        else:
+            jf.write(data)  # MicroPython: file writes go straight to write(2)
+
+    rng = Rng(seed)
+    log("E %d" % seed)
+    from app import App
+    app = App(board, fs_root=fs, source=Rng(seed ^ 0x5A5A))
+    st = app.store
+    real_save = st.save_game
+    real_clear = st.clear_game
+
+    def save_game(k, blob, ui=b""):
+        log("P " + _hex(blob))
+        return real_save(k, blob, ui)
+
+    def clear_game():
+        log("F")
+        return real_clear()
+
+    st.save_game = save_game
+    st.clear_game = clear_game
+    pl = Player(app, sim, rng)
+    last = [None, False]
+
+    def check():
+        g = current_game(app)
+        if g is None:
+            return
+        b = g.to_bytes()
+        if b == last[0]:
+            return
+        disk = _read_save(fs)
+        if disk != b and not (g.winner >= 0 and disk is None):
+            log("X disk %s != memory %s after frame" % (_hex(disk), _hex(b)))
+            sys.exit(3)
+        last[0] = b
+        log("C " + _hex(disk))  # none: the game is over and its save cleared
+
+    pl.frames(300)
+    pl.to_menu()
+    if "CONTINUE" in app.screen.items:
+        pl.menu_pick("CONTINUE")
+        g = current_game(app)
+        log("R " + _hex(None if g is None else g.to_bytes()))
+    else:
+        log("R none")
+    pl.after_frame = check
+    check()
+    for _ in range(rng.below(12)):
+        if current_game(app) is None:
+            break
+        pl.act()
+    while True:
+        players = 1 + rng.below(4) if kind == 2 else 2 + rng.below(3)
+        pl.new_game(kind, players)
+        log("N %d %d" % (kind, players))
+        log("W")
+        sys.stdout.write("W\n")
+        try:
+            sys.stdout.flush()
+        except AttributeError:
+            pass
+        for _ in range(4000):
+            if current_game(app) is None:
+                break
+            pl.act()
+        kind = 3 - kind
+
+
+def soak(root, fs, events, seed, every):
+    board, sim = setup(root)
+    from app import App
+    rng = Rng(seed)
+    app = App(board, fs_root=fs, source=Rng(seed ^ 0x77))
+    now = 1000
+    down = [False, False, False, False]
+    shaking = False
+    gc.collect()
+    for i in range(events):
+        x = rng.below(16)
+        if x < 8:
+            b = x & 3
+            down[b] = not down[b]
+            if down[b]:
+                sim.press(BUTTONS[b])
+            else:
+                sim.release(BUTTONS[b])
+        elif x < 10:
+            shaking = not shaking
+            sim.shake(shaking)
+        elif x < 12:
+            # a burst of bounce on one button within a frame or two
+            b = rng.below(4)
+            for _ in range(3):
+                sim.press(BUTTONS[b])
+                sim.release(BUTTONS[b])
+        # else: no input, just time passing
+        for _ in range(1 + rng.below(4)):
+            app.step(now)
+            now += FRAME
+        if rng.below(50) == 0:
+            now += 200 + rng.below(3000)  # idle a while (dim, sometimes off)
+        if i % every == 0:
+            log = getattr(sim, "i2c_log", None)
+            if isinstance(log, list):
+                del log[:]
+            gc.collect()
+            sys.stdout.write("M %d %d %s\n" % (i, gc.mem_alloc() if hasattr(gc, "mem_alloc")
+                                                else 0, getattr(app.screen, "NAME", "?")))
+    sys.stdout.write("DONE %d\n" % events)
+
+
+def main(argv):
+    mode = argv[0]
+    if mode == "cut":
+        cut(argv[1], argv[2], argv[3], int(argv[4]), int(argv[5]))
+    elif mode == "soak":
+        soak(argv[1], argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+    else:
+        raise ValueError("mode: cut or soak")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
