@@ -55,10 +55,31 @@ _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _SHAKE_START = const(0x50)
 _SHAKE_END = const(0x60)
 
+# Modules imported only while their screen is in use; menu() drops them again so a
+# game's code does not keep heap from the next one.
+_LAZY = ("ui.shakeup_screen", "core.shakeup", "ui.frenzy_screen", "ui.frenzy_draw",
+         "core.frenzy", "core.frenzy_score", "core.odds", "ui.settings", "ui.howto",
+         "ui.stats")
+
 try:
     import power as _power
 except ImportError:  # power.py not installed: never dim or sleep
     _power = None
+
+
+def _unload():
+    import sys
+    mods = sys.modules
+    for name in _LAZY:
+        if name in mods:
+            del mods[name]
+            pkg, attr = name.split(".")
+            p = mods.get(pkg)
+            if p is not None and hasattr(p, attr):
+                try:
+                    delattr(p, attr)
+                except (AttributeError, TypeError):
+                    pass
 
 
 class App:
@@ -114,6 +135,8 @@ class App:
 
     def menu(self):
         self.tumbling = False
+        self.screen = None
+        _unload()
         if self._menu is None:
             self._menu = screens.Menu(self)
         self.show(self._menu)
