@@ -166,7 +166,11 @@ class FrenzyScreen(screens.Screen):
             if k < 0:
                 continue
             if k == BACK:
-                app.menu()  # the game stays saved; Continue comes back here
+                # To the menu; the game stays saved with this very view (overlays
+                # closed since the last decision are not saved otherwise).
+                if self.game.phase != fz.OVER:
+                    app.save(KIND, self.game, self._pack())
+                app.menu()
                 return
             self._key(k)
             if app.screen is not self or app.tumbling:
