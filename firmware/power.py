@@ -34,6 +34,7 @@ _S_DIM = const(7)      # store.S_DIM (not imported: keeps this module standalone
 _S_OFF = const(8)
 _S_SLEEP = const(9)
 _DIM_CONTRAST = const(8)   # panel contrast while dimmed
+_REVIVE_MS = const(1000)   # retry a panel that stopped answering this often
 
 
 class Power:
@@ -43,7 +44,10 @@ class Power:
         self.dim_ms = self.off_ms = self.sleep_ms = 0
         self.configure(settings)
         self.last = now_ms      # time of the last activity
+        self.now = now_ms       # time of the last level() call
         self.shown = AWAKE      # level last applied by drive_display()
+        self.revived = 0        # times a dead panel was brought back
+        self._retry = now_ms
 
     def configure(self, settings):
         """Re-read the thresholds (after the Settings screen changed them)."""
@@ -63,6 +67,7 @@ class Power:
         return d if d > 0 else 0
 
     def level(self, now_ms):
+        self.now = now_ms
         idle = self.idle_ms(now_ms)
         if self.sleep_ms and idle >= self.sleep_ms:
             return DEEP
@@ -73,8 +78,22 @@ class Power:
         return AWAKE
 
     def drive_display(self, display, level, contrast):
-        """Apply level to the panel when it changed: contrast, dim, or off.
-        Returns True when something was sent."""
+        """Apply level to the panel when it changed: contrast, dim, or off. Called
+        every frame after level(); also brings back a panel that stopped answering
+        (display.ok False): init() about once a second, then the whole frame buffer
+        (the screen as last drawn) is sent again. Returns True when something was sent."""
+        if not getattr(display, "ok", True):
+            if ticks_diff(self.now, self._retry) < 0:
+                return False
+            self._retry = ticks_add(self.now, _REVIVE_MS)
+            try:
+                if not display.init():
+                    return False
+                display.show()
+            except OSError:
+                return False
+            self.revived += 1
+            self.shown = -1     # re-send contrast / sleep below
         if level == self.shown:
             return False
         try:

@@ -288,3 +288,42 @@ def test_crashed_survives_missing_display_and_folder():
     except ValueError as e:
         code = guard.crashed(e, "/nonexistent_dir_pd/x", None, wait_ms=0, reset=False)
     assert code.startswith("E")
+
+
+class _Dead(_Panel):
+    """A panel that stopped answering (display.ok False) until `back`."""
+
+    def __init__(self):
+        _Panel.__init__(self)
+        self.ok = False
+        self.back = False
+        self.inits = 0
+        self.shows = 0
+
+    def init(self):
+        self.inits += 1
+        self.ok = self.back
+        return self.ok
+
+    def show(self):
+        self.shows += 1
+
+
+def test_drive_display_revives_a_dead_panel_once_a_second():
+    p = Power(_settings(), now_ms=0)
+    d = _Dead()
+    for t in range(0, 3000, 33):     # frames while the panel is gone
+        lv = p.level(t)
+        p.drive_display(d, lv, 207)
+    assert d.inits == 3 and d.shows == 0
+    d.back = True
+    t = 3000
+    while not d.ok:
+        t += 33
+        p.drive_display(d, p.level(t), 207)
+    assert t <= 4000 and d.shows == 1 and p.revived == 1
+    assert d.log == [("contrast", 207)]   # settings sent again after the re-init
+    n = d.inits
+    for t in range(t, t + 3000, 33):
+        p.drive_display(d, p.level(t), 207)
+    assert d.inits == n and d.shows == 1

@@ -333,7 +333,7 @@ def test_reject_game_keeps_it_as_bad():
 def test_bad_arguments_raise_value_error():
     root = _fresh()
     s = Store(root)
-    for call in (lambda: s.save_game(3, b"x"), lambda: s.save_game(1, b"x", b"u" * 40),
+    for call in (lambda: s.save_game(3, b"x"), lambda: s.save_game(1, b"x", b"u" * 80),
                  lambda: s.save_game(1, b"x" * 2000), lambda: s.save_settings(b"\x00"),
                  lambda: s.save_stats(bytearray(3)),
                  lambda: store.record_game(bytearray(64), 5, 0)):
@@ -352,3 +352,12 @@ def test_stat_saturates():
     assert store.stat(ba, 3) == 0x7FFFFFFF
     store.stat_set(ba, 4, -2)
     assert store.stat(ba, 4) == 0
+
+
+def test_largest_screen_state_round_trips():
+    root = _fresh()
+    ui = bytes(range(64))  # the holder byte plus Frenzy's 44 and room to spare
+    blob = _real_blob()
+    assert Store(root).save_game(2, blob, ui)
+    assert Store(root).load_game() == (2, blob, ui)
+    _rmtree(root)

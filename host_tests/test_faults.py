@@ -1,0 +1,407 @@
+# portable: runs under MicroPython too
+"""Faults on the simulated board: the panel or the shake sensor stops answering
+mid-game and comes back (machine.SIM.fail), a button held at boot, a burst of contact
+bounce, a stuck vibration switch, the press that wakes a dark display, deep sleep
+into Continue, and a crash that restarts into Continue."""
+import os
+
+import guard
+import store
+import ui_rig
+from test_ui_shakeup import Pilot, start_game
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+_PANEL = 0x3C
+_ACCEL = 0x68
+
+
+def _sim():
+    import machine
+    return machine.SIM
+
+
+def _panel_matches(r):
+    """The panel shows exactly what the app drew last."""
+    return bytes(_sim().oled.frame()) == bytes(r.app.display.buf)
+
+
+def _play(p, n):
+    """n more decisions (fewer if the game ends first) through the buttons."""
+    target = p.decisions + n
+    p.hook = lambda label: p.decisions >= target
+    try:
+        p.play()
+    finally:
+        p.hook = None
+
+
+def _ok_for_shake(r, p):
+    """With no working sensor the player rolls with OK instead of shaking (on the
+    dice view the cursor goes to the roll item first, as Pilot does for OK)."""
+    from ui import shakeup_screen as ss
+
+    def shake(ms=400):
+        if getattr(r.app.screen, "view", -1) == ss.DICE:
+            p.to_cursor(4)
+        r.press(OK)
+        r.wait(600)
+    r.shake = shake
+
+
+def _game_rig(name, seed, players=2):
+    r = ui_rig.Rig(name, seed=seed)
+    assert r.sim, "the simulated board is missing"
+    start_game(r, players)
+    p = Pilot(r, seed + 1)
+    _play(p, 6)
+    return r, p
+
+
+def _lose_display(err):
+    r, p = _game_rig("disp%d" % err, 11)
+    sim = _sim()
+    assert _panel_matches(r)
+    before = p.decisions
+    sim.fail(_PANEL, True, err)
+    _play(p, 8)                     # no exception; the game goes on in the dark
+    assert p.decisions > before
+    assert not r.app.display.ok
+    mid = p.decisions
+    sim.fail(_PANEL, False)
+    r.wait(1500)                    # retried about once a second
+    assert r.app.display.ok
+    r.step(2)
+    assert _panel_matches(r)        # the whole current screen was sent again
+    assert sim.oled.on
+    _play(p, 4)
+    assert p.decisions > mid
+    assert _panel_matches(r)
+    ui_rig._rmtree(r.root)
+
+
+def test_display_lost_mid_game_and_back_enodev():
+    _lose_display(19)
+
+
+def test_display_lost_mid_game_and_back_etimedout():
+    _lose_display(110)
+
+
+def _to_rolling(r, p=None):
+    """Play on (with Pilot p) until the screen waits for a roll."""
+    app = r.app
+
+    def at_roll(label):
+        return getattr(app.screen, "rolling", False) and not app.tumbling
+    if at_roll(""):
+        return True
+    if p is None:
+        p = Pilot(r, 99)
+    p.hook = at_roll
+    try:
+        p.play()
+    finally:
+        p.hook = None
+    return at_roll("")
+
+
+def test_sensor_lost_mid_game_ok_rolls_then_shakes_again():
+    r, p = _game_rig("sensor", 21)
+    sim = _sim()
+    app = r.app
+    sim.fail(_ACCEL, True)
+    r.wait(300)                     # three failed reads
+    assert app.shaker.failed
+    _ok_for_shake(r, p)
+    assert _to_rolling(r, p)
+    r.step()
+    assert app.notice == "NO SHAKE SENSOR:" and app.notice2 == "PRESS OK TO ROLL"
+    before = p.decisions
+    _play(p, 6)                     # OK rolls: play goes on
+    assert p.decisions > before
+    sim.fail(_ACCEL, False)
+    r.wait(2500)                    # the detector re-initialises the sensor
+    assert not app.shaker.failed
+    assert _to_rolling(r, p)
+    sim.shake(True)
+    for _ in range(60):
+        r.step()
+        if app.tumbling:
+            break
+    assert app.tumbling             # shaking rolls again
+    sim.shake(False)
+    r.wait(800)
+    assert not app.tumbling
+    ui_rig._rmtree(r.root)
+
+
+class _Board:
+    pass
+
+
+def _board(**changes):
+    b = ui_rig._board("sim")
+    nb = _Board()
+    for k in ("NAME", "CHIP", "I2C", "DISPLAY", "BUTTONS", "BUZZER", "SHAKE", "BATTERY"):
+        setattr(nb, k, getattr(b, k, None))
+    for k in changes:
+        setattr(nb, k, changes[k])
+    return nb
+
+
+def _app(board, root, before=None, seed=3):
+    """An App on a freshly configured simulated board; before() runs first."""
+    from app import App
+    from core.dice import Seeded
+    sim = _sim()
+    sim.configure(board)
+    if before is not None:
+        before(sim)
+    return App(board, root, source=Seeded(seed))
+
+
+class _AppRig(ui_rig.Rig):
+    """The rig's helpers around an App built here (not by Rig itself)."""
+
+    def __init__(self, app, root):
+        self.root = root
+        self.sim = True
+        self.SIM = _sim()
+        self.app = app
+        self.t = 1000
+
+
+class _Clock:
+    def __init__(self, app):
+        self.app = app
+        self.t = 1000
+
+    def step(self, n=1):
+        for _ in range(n):
+            self.t += 33
+            self.app.step(self.t)
+
+    def wait(self, ms):
+        self.step(ms // 33 + 1)
+
+
+def test_sensor_missing_at_boot_rolls_with_ok():
+    root = ui_rig.tmpdir("nosensor")
+    app = _app(_board(), root, lambda sim: sim.fail(_ACCEL, True))
+    assert app.shaker is None and app.sensor_missing
+    r = _AppRig(app, root)
+    start_game(r, 2)
+    p = Pilot(r, 4)
+    _ok_for_shake(r, p)
+    assert _to_rolling(r, p)
+    r.step()
+    assert app.notice == "NO SHAKE SENSOR:"
+    _play(p, 6)
+    assert p.decisions >= 6
+    ui_rig._rmtree(root)
+
+
+def test_button_held_at_boot_does_nothing_until_released():
+    root = ui_rig.tmpdir("held")
+    app = _app(_board(), root, lambda sim: sim.press("OK"))
+    c = _Clock(app)
+    c.wait(3000)                     # splash over, OK still held: no choice made
+    assert app.screen.NAME == "menu" and app.screen.cur == 0
+    _sim().release("OK")
+    c.wait(300)
+    assert app.screen.NAME == "menu"
+    _sim().press("NEXT")
+    c.wait(1200)                     # a real hold of NEXT repeats: the player meant it
+    _sim().release("NEXT")
+    c.wait(100)
+    moved = app.screen.cur
+    assert moved >= 2
+    _sim().press("OK")
+    c.step(3)
+    _sim().release("OK")
+    c.step(3)
+    assert app.screen.NAME != "menu"  # a fresh press acts
+    ui_rig._rmtree(root)
+
+
+def test_burst_of_bounce_is_one_press():
+    root = ui_rig.tmpdir("bounce")
+    app = _app(_board(), root)
+    c = _Clock(app)
+    c.wait(1500)
+    m = app.screen
+    assert m.NAME == "menu" and m.cur == 0
+    sim = _sim()
+    for i in range(1, 4):
+        sim.press("NEXT", bounce=8)
+        c.step(3)
+        sim.release("NEXT", bounce=8)
+        c.step(3)
+        assert m.cur == i, (i, m.cur)
+    ui_rig._rmtree(root)
+
+
+def test_stuck_vibration_switch_never_rolls():
+    root = ui_rig.tmpdir("switch")
+    sw = {"type": "switch", "pin": 4, "pull": "internal", "sensitivity": 3}
+    board = _board(SHAKE=sw)
+    app = _app(board, root)
+    assert app.shaker is not None
+    sim = _sim()
+    sim.pin(4).drive(0)              # the spring contact is stuck closed
+    r = _AppRig(app, root)
+    start_game(r, 2)
+    assert _to_rolling(r)
+    g = app.screen.game.to_bytes()
+    r.wait(5000)                     # stuck: no edges, so no shake
+    assert not app.tumbling and app.screen.game.to_bytes() == g
+    sim.pin(4).release()
+    r.wait(3000)                     # let go: one edge is no shake either
+    assert not app.tumbling and app.screen.game.to_bytes() == g
+    r.press(OK)                      # OK still rolls
+    r.wait(700)
+    assert app.screen.game.to_bytes() != g
+    ui_rig._rmtree(root)
+
+
+def test_press_that_wakes_the_dark_display_only_wakes_it():
+    root = ui_rig.tmpdir("wake")
+    app = _app(_board(), root)
+    c = _Clock(app)
+    c.wait(1500)
+    m = app.screen
+    assert m.NAME == "menu" and m.cur == 0
+    sim = _sim()
+    c.wait(31000)
+    assert app.level == 1 and sim.oled.on            # dimmed
+    assert sim.oled.contrast < app.settings[store.S_CONTRAST]
+    c.wait(90000)
+    assert app.level == 2 and not sim.oled.on        # display off (light sleep)
+    sim.press("NEXT")
+    c.step(3)
+    sim.release("NEXT")
+    c.step(3)
+    assert sim.oled.on and app.level == 0
+    assert sim.oled.contrast == app.settings[store.S_CONTRAST]
+    assert m.cur == 0                                # the wake press did nothing else
+    sim.press("NEXT")
+    c.step(3)
+    sim.release("NEXT")
+    c.step(3)
+    assert m.cur == 1
+    ui_rig._rmtree(root)
+
+
+class _Stop(Exception):
+    pass
+
+
+def _virtual_time(appmod, clock):
+    """Replace the app module's clock and sleeps with a virtual one (run() tests)."""
+    saved = (appmod.ticks_ms, appmod.sleep_ms)
+
+    def ticks_ms():
+        return clock[0]
+
+    def sleep_ms(ms):
+        clock[0] += ms
+    appmod.ticks_ms = ticks_ms
+    appmod.sleep_ms = sleep_ms
+    return saved
+
+
+def test_deep_sleep_saves_and_wakes_into_continue():
+    import app as appmod
+    root = ui_rig.tmpdir("deep")
+    r, p = _game_rig("deep", 41)
+    ui_rig._rmtree(root)
+    root = r.root
+    app = r.app
+    game = app.screen.game.to_bytes() if app.screen.NAME != "pass" else \
+        app.screen.back.game.to_bytes()
+    sim = _sim()
+    clock = [r.t]
+    saved = _virtual_time(appmod, clock)
+
+    def nap(ms):
+        clock[0] += ms
+
+    def deep(ms):
+        raise _Stop()
+    sim.on_lightsleep = nap
+    sim.on_deepsleep = deep
+    try:
+        app.run()
+        raise AssertionError("run() returned")
+    except _Stop:
+        pass
+    finally:
+        appmod.ticks_ms, appmod.sleep_ms = saved
+        sim.on_lightsleep = None
+        sim.on_deepsleep = None
+    idle = clock[0] - app.power.last
+    assert 600000 <= idle < 600100, idle               # 10 minutes idle
+    assert [s for s in sim.sleeps if s[0] == "light"]   # napped while dark
+    assert sim.sleeps[-1][0] == "deep" and not sim.oled.on
+    assert sim.wdt is not None and sim.wdt.feeds > 1000
+    got = store.Store(root).load_game()
+    assert got is not None and got[1] == game
+    # A button wakes the board: it boots with reset_cause DEEPSLEEP_RESET.
+    import machine
+    sim.reset_cause = machine.DEEPSLEEP_RESET
+    try:
+        assert guard.boot(root) is True
+    finally:
+        sim.reset_cause = machine.PWRON_RESET
+    app2 = _app(_board(), root, seed=9)
+    app2.resume()
+    s = app2.screen
+    if s.NAME == "pass":
+        s = s.back
+    assert s.game.to_bytes() == game
+    ui_rig._rmtree(root)
+
+
+def test_crash_logs_and_restarts_into_continue():
+    r, p = _game_rig("crash", 51)
+    root = r.root
+    app = r.app
+    s = app.screen if app.screen.NAME != "pass" else app.screen.back
+    game = s.game.to_bytes()
+    sim = _sim()
+    guard.boot(root)
+
+    def broken(q):
+        raise KeyError("bug in a screen")
+    app.screen.update = broken
+    resets = []
+    sim.on_reset = lambda: resets.append(1)
+    try:
+        try:
+            for _ in range(50):
+                sim.press("OK")
+                r.step(2)
+                sim.release("OK")
+                r.step(2)
+            raise AssertionError("no crash")
+        except KeyError as e:
+            code = guard.crashed(e, root, app.display, wait_ms=0)
+    finally:
+        sim.on_reset = None
+    assert resets == [1]
+    text = sim.oled.text()
+    assert sim.oled.on and text.count("#") > 100        # the restarting screen is lit
+    assert bytes(sim.oled.frame()) == bytes(app.display.buf)
+    f = open(root + "/crash.log")
+    log = f.read()
+    f.close()
+    assert log.startswith(code) and "bug in a screen" in log
+    assert guard.boot(root) is True                     # -> Continue
+    app2 = _app(_board(), root, seed=5)
+    app2.resume()
+    s2 = app2.screen if app2.screen.NAME != "pass" else app2.screen.back
+    assert s2.game.to_bytes() == game
+    names = os.listdir(root)
+    assert "restart.dat" not in names and "crash.log" in names
+    ui_rig._rmtree(root)
