@@ -54,6 +54,8 @@ NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _SHAKE_START = const(0x50)
 _SHAKE_END = const(0x60)
+_OFF = const(2)             # power.OFF: display off (and DEEP = 3 beyond it)
+_DEEP = const(3)
 
 # Modules imported only while their screen is in use; menu() drops them again so a
 # game's code does not keep heap from the next one.
@@ -114,7 +116,8 @@ class App:
         self._disp_retry = 0
         self.level = 0
         self.power = _power.Power(self.settings) if _power is not None else None
-        self.screen = None
+        self._blank = screens.Screen(self)  # stands in while screens change
+        self.screen = self._blank
         self._menu = None
         self.apply_settings()
         self.show(screens.Splash(self))
@@ -135,7 +138,7 @@ class App:
 
     def menu(self):
         self.tumbling = False
-        self.screen = None
+        self.screen = self._blank
         _unload()
         if self._menu is None:
             self._menu = screens.Menu(self)
@@ -241,7 +244,7 @@ class App:
 
     def start(self, kind, players):
         """A new game from the setup screen; the one who set it up holds the device."""
-        self.screen = None
+        self.screen = self._blank
         gc.collect()
         mod, cls = self._screen_class(kind)
         s = self.settings
@@ -262,7 +265,7 @@ class App:
             self.menu()
             return
         kind, blob, ui = got
-        self.screen = None
+        self.screen = self._blank
         gc.collect()
         try:
             mod, cls = self._screen_class(kind)
@@ -306,7 +309,7 @@ class App:
         n = q.n
         pw = self.power
         if n and pw is not None:
-            if pw.activity(now_ms) >= _power.OFF:
+            if pw.activity(now_ms) >= _OFF:
                 n = 0  # this press only woke the display
         scr = self.screen
         if n:
@@ -397,19 +400,23 @@ class App:
             self.step(t)
             if wdt is not None:
                 wdt.feed()
-            if self.level == 3 and _power is not None:  # DEEP
+            if self.level == _DEEP:
                 self._deep_sleep()
             t = ticks_add(t, FRAME_MS)
             wait = ticks_diff(t, ticks_ms())
             if wait > 0:
-                if self.level >= 2 and _power is not None:  # display off: nap
-                    _power.nap(wait)
+                pm = _power
+                if self.level >= _OFF and pm is not None:  # display off: nap
+                    pm.nap(wait)
                 else:
                     sleep_ms(wait)
             elif wait < -_FAR_BEHIND:
                 t = ticks_ms()
 
     def _deep_sleep(self):
+        pm = _power
+        if pm is None:
+            return
         pins = []
         b = getattr(self.board, "BUTTONS", None) or {}
         for name in ("OK", "PREV", "NEXT", "BACK"):
@@ -419,4 +426,4 @@ class App:
             self.display.sleep(True)
         except OSError:
             pass
-        _power.deep_sleep(_power.wake_pin(pins, getattr(self.board, "CHIP", "esp32")))
+        pm.deep_sleep(pm.wake_pin(pins, getattr(self.board, "CHIP", "esp32")))

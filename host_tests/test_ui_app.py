@@ -2,7 +2,6 @@
 """The app around the screens: Continue, settings applied live, shakes outside a
 rolling moment, the no-sensor fallback, the frame schedule."""
 import ui_rig
-from core import shakeup as su
 from test_ui_shakeup import Pilot, start_game
 from ui import shakeup_screen as ss
 
@@ -53,7 +52,8 @@ def test_continue_resumes_the_same_screen():
             s2 = r2.app.screen
         assert s2.NAME == "shakeup"
         assert s2.game.to_bytes() == state, (state, s2.game.to_bytes(), view, s2.view)
-        assert (s2.view, s2.cur, s2.pending) == (view, cur, pending), ((s2.view, s2.cur, s2.pending), (view, cur, pending))
+        got = (s2.view, s2.cur, s2.pending)
+        assert got == (view, cur, pending), (got, (view, cur, pending))
         assert r2.frame() == frame, ui_rig.diff_art(frame, r2.frame())
         checked += 1
         r = r2  # play on in the restarted app

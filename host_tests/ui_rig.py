@@ -4,8 +4,6 @@ Uses the simulated board (tools/sim/machine.py + hal.devices + boards/sim.py) wh
 those exist; otherwise a minimal stand-in built from hal.events.Queue and a framebuf.
 Portable: runs under CPython (when framebuf is importable) and MicroPython.
 """
-import sys
-
 FRAME = 33
 PREV = 0
 NEXT = 1

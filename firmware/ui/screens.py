@@ -116,6 +116,9 @@ class Screen:
     def draw(self, fb):
         pass
 
+    def roll(self):
+        """Game screens: the tumble ended, apply the ROLL now (see the module doc)."""
+
 
 class Splash(Screen):
     """Title for a moment (or until a key)."""
