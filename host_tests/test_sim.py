@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import sim_render  # noqa: E402
 
-SIM_ROOT = os.environ.get("SIM_TEST_ROOT", ROOT)
+SIM_ROOT = os.environ.get("SIM_TEST_ROOT") or ROOT
 
 
 class Screen:
@@ -332,3 +332,194 @@ def test_back_is_a_long_ok_on_three_button_boards():
     c.tick(sim.LONG_S)
     assert sent == ["p OK", "r OK"]
     assert sim.LONG_S * 1000 > 600  # longer than the buttons driver's long press
+
+
+# ---- the real firmware in the terminal simulator ------------------------------------
+
+def _frame_of(sim_):
+    fr = sim_.last_frame()
+    return fr[2] if fr else None
+
+
+def test_menu_game_shake_and_quit_restore_the_terminal(sim_factory):
+    s = sim_factory()
+    s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model()
+            and "screen menu" in s.status(), what="the menu on the terminal")
+    assert s.screen.alt, "the simulator draws on the alternate screen"
+    menu = _frame_of(s)
+    s.send("\r")  # SHAKE UP (no saved game: first item)
+    s.until(lambda: s.screen_name() == "setup" and s.shown_matches_model(), what="setup")
+    s.send("\r")  # 2 players
+    s.until(lambda: s.screen_name() == "shakeup" and s.shown_matches_model(), what="game")
+    s.pump(0.5)
+    before = _frame_of(s)
+    assert before != menu
+    s.send("s", 0.15)
+    s.until(lambda: "SHAKING" in s.status(), what="shaking in the status line")
+    s.until(lambda: "\u266a" in s.status() and "Hz" in s.status(), what="the rattle's tone")
+    s.until(lambda: "SHAKING" not in s.status(), what="the shake to end")
+    s.pump(1.0)
+    s.until(lambda: s.shown_matches_model(), what="the rolled dice drawn")
+    assert _frame_of(s) != before, "the shake changed the dice on the screen"
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+    assert termios.tcgetattr(s.slave) == s.attrs_before, "terminal modes restored"
+    assert not s.screen.alt, "left the alternate screen"
+    assert s.raw.endswith(b"\x1b[?1049l") or b"\x1b[?25h" in s.raw[-64:]
+
+
+def test_sigterm_restores_the_terminal(sim_factory):
+    s = sim_factory()
+    s.until(lambda: s.screen_name() == "menu", what="menu")
+    s.proc.terminate()
+    assert wait_exit(s) == 128 + 15
+    assert termios.tcgetattr(s.slave) == s.attrs_before
+    assert not s.screen.alt
+
+
+def test_continue_after_quit_shows_the_same_game(sim_factory, tmp_path):
+    fs = str(tmp_path / "fs")
+    s = sim_factory(fs=fs)
+    s.until(lambda: s.screen_name() == "menu", what="menu")
+    s.send("\r")
+    s.until(lambda: s.screen_name() == "setup", what="setup")
+    s.send("\r")
+    s.until(lambda: s.screen_name() == "shakeup", what="game")
+    s.send("s", 0.15)
+    s.pump(2.0)  # the shake lands, the decision is saved
+    s.until(lambda: s.shown_matches_model(), what="settled")
+    game = _frame_of(s)
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+    assert os.listdir(fs), "the game was saved into --fs"
+
+    s2 = sim_factory(fs=fs)
+    s2.until(lambda: s2.screen_name() == "menu" and s2.shown_matches_model(), what="menu")
+    s2.send("\r")  # CONTINUE is the first item now
+    s2.until(lambda: s2.screen_name() == "shakeup" and s2.shown_matches_model(),
+             what="the continued game")
+    s2.pump(0.5)
+    assert _frame_of(s2) == game, "Continue shows exactly the screen we left"
+
+
+def test_ascii_fallback_when_the_locale_is_not_utf8(sim_factory):
+    s = sim_factory(env={"LANG": "C"}, cols=140, rows=40)
+    s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model("ascii1"),
+            what="the menu in ASCII")
+    assert all(ord(ch) < 128 for ln in s.screen.text() for ch in ln)
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+
+
+def test_small_terminal_uses_braille_at_full_resolution(sim_factory):
+    s = sim_factory(cols=80, rows=24)
+    s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model("braille"),
+            what="the menu in Braille")
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+
+
+def test_three_button_board_maps_back_to_a_long_ok(sim_factory):
+    s = sim_factory(extra=["--board", "lolin32_oled"])
+    s.until(lambda: s.screen_name() == "menu", what="menu")
+    assert "long ok" in "\n".join(s.screen.text())
+    s.send("\r")
+    s.until(lambda: s.screen_name() == "setup", what="setup")
+    s.send("\x7f", 1.5)  # Backspace: a long OK, which is BACK on this board
+    s.until(lambda: s.screen_name() == "menu", what="back in the menu")
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+
+
+def test_cpython_runs_the_same_firmware(sim_factory):
+    s = sim_factory(extra=["--cpython"])
+    s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model(), what="menu")
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+
+
+def test_heap_limit_is_the_firmwares_share(sim_factory):
+    s = sim_factory(extra=["--heap", "256k"])
+    s.until(lambda: s.screen_name() == "menu" and "KB free" in s.status(), what="menu")
+    kb = int(re.search(r"heap (\d+) KB free", s.status()).group(1))
+    assert 0 < kb < 256 - 50, "the firmware's modules and menu live in the 256 KB"
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+
+
+def test_too_small_a_heap_ends_with_the_memory_error_shown(sim_factory):
+    s = sim_factory(extra=["--heap", "16k"])
+    assert wait_exit(s, 20) == 1
+    assert termios.tcgetattr(s.slave) == s.attrs_before
+    assert "MemoryError" in "\n".join(s.screen.text())
+
+
+def test_locale_detection():
+    assert sim.is_utf8({"LANG": "en_US.UTF-8"})
+    assert not sim.is_utf8({"LANG": "C", "LC_CTYPE": "C.UTF-8"})  # PEP 538 coercion
+    assert not sim.is_utf8({"LC_ALL": "C", "LANG": "en_US.UTF-8"})
+    assert sim.is_utf8({"LC_CTYPE": "de_DE.utf8", "LANG": "C"})
+
+
+# ---- screenshots and the window -----------------------------------------------------
+
+import screens  # noqa: E402  (tools/screens.py)
+
+
+def _png_pixels(path, w, h, scale, offset):
+    from PIL import Image
+    img = Image.open(path).convert("RGB")
+    px = [[0] * w for _ in range(h)]
+    for y in range(h):
+        for x in range(w):
+            r, g, b = img.getpixel((offset[0] + x * scale + scale // 2,
+                                    offset[1] + y * scale + scale // 2))
+            px[y][x] = 1 if r + g + b > 384 else 0
+    return px
+
+
+def test_screens_writes_the_frames_as_pngs_repeatably(tmp_path):
+    out1, out2 = tmp_path / "a", tmp_path / "b"
+    assert screens.main(["--out", str(out1), "--only", "menu"]) == 0
+    assert screens.main(["--out", str(out2), "--only", "menu"]) == 0
+    png = out1 / "menu.png"
+    assert png.read_bytes() == (out2 / "menu.png").read_bytes(), "same seed, same bytes"
+    seed, script = screens.SCENARIOS["menu"]
+    (label, w, h, frame), = screens.run_scenario(script, seed)
+    assert label == "menu" and any(frame)
+    scale = 3
+    border = 10 * scale  # rim + glass, as in screens.to_image
+    assert pack(_png_pixels(str(png), w, h, scale, (border, border)), w, h) == frame
+
+
+def test_screens_fails_loudly_when_a_script_goes_wrong():
+    with pytest.raises(RuntimeError, match="not nosuchscreen"):
+        screens.run_scenario("expect nosuchscreen\n", 1)
+
+
+def test_window_draws_the_oled_and_takes_clicks(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    import sim_window
+    trace = tmp_path / "trace.txt"
+    args = sim.parse_args(["--fs", str(tmp_path / "fs"), "--trace", str(trace), "--window"])
+    ev = []
+    _, _, buttons = sim_window.layout(128, 64)
+
+    def click(t, name):
+        pos = buttons[name].center
+        ev.append((t, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos)))
+        ev.append((t + 0.2, pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos)))
+    click(2.5, "OK")
+    ev.append((4.0, pygame.event.Event(pygame.QUIT)))
+    shot = tmp_path / "window.png"
+    assert sim_window.run(args, ev, str(shot)) == 0
+    lines = trace.read_text().splitlines()
+    screens_seen = [ln[2:] for ln in lines if ln.startswith("S ")]
+    assert "menu" in screens_seen and screens_seen[-1] == "setup", screens_seen
+    _, w, h, hx = [ln for ln in lines if ln.startswith("F ")][-1].split()
+    w, h = int(w), int(h)
+    r = sim_window.LAST_OLED_RECT
+    assert pack(_png_pixels(str(shot), w, h, sim_window.SCALE, r.topleft), w, h) \
+        == bytes.fromhex(hx)

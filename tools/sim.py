@@ -61,6 +61,26 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
+# The simulator's own share of the MicroPython heap (simrun, machine.py and its panel and
+# sensor models, ~60 KB on the 64-bit unix port, plus room for their garbage): added to
+# --heap, then fenced off (simrun --budget), so the firmware gets exactly --heap.
+SIM_OVERHEAD = 96 * 1024
+
+
+def heap_bytes(text):
+    """'64k', '2M', '65536' -> bytes."""
+    t = text.strip().lower()
+    mult = 1
+    if t.endswith("k"):
+        mult, t = 1024, t[:-1]
+    elif t.endswith("m"):
+        mult, t = 1024 * 1024, t[:-1]
+    try:
+        return int(t) * mult
+    except ValueError:
+        raise SystemExit("sim: --heap wants a size like 64k, not %r" % text) from None
+
+
 def micropython_bin():
     """The unix port: the project venv's, the running venv's, or one on PATH."""
     for d in (os.path.join(ROOT, ".venv", "bin"), os.path.dirname(sys.executable)):
@@ -84,13 +104,18 @@ class Child:
             if not mp:
                 raise SystemExit("sim: no MicroPython unix port (run `make venv`), "
                                  "or use --cpython")
-            cmd = [mp] + (["-X", "heapsize=" + args.heap] if args.heap else [])
+            cmd = [mp]
+            if args.heap:
+                budget = heap_bytes(args.heap)
+                cmd += ["-X", "heapsize=%d" % (budget + SIM_OVERHEAD)]
         rfd, wfd = os.pipe()
         cmd += [os.path.join(root, "tools", "sim", "simrun.py"), "--root", root,
                 "--board", args.board, "--fs", fs, "--out", str(wfd),
                 "--frame-ms", str(args.frame_ms)]
         if args.seed:
             cmd += ["--seed", str(args.seed)]
+        if args.heap and not args.cpython:
+            cmd += ["--budget", str(heap_bytes(args.heap))]
         self.proc = subprocess.Popen(
             cmd, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, pass_fds=(wfd,), start_new_session=True)
@@ -312,11 +337,19 @@ class KeyParser:
         return None if self.esc_at is None else self.esc_at + self.ESC_WAIT
 
 
-def is_utf8():
+def is_utf8(env=None):
+    """Whether the terminal's locale is UTF-8 (LC_ALL, else LC_CTYPE, else LANG).
+    Python itself turns a C locale into LC_CTYPE=C.UTF-8 (PEP 538): that one does not
+    count when LANG says C."""
+    env = os.environ if env is None else env
+    lang = env.get("LANG", "")
     for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        v = os.environ.get(var)
-        if v:
-            return "utf-8" in v.lower() or "utf8" in v.lower()
+        v = env.get(var)
+        if not v:
+            continue
+        if var == "LC_CTYPE" and v == "C.UTF-8" and lang in ("", "C", "POSIX"):
+            return False
+        return "utf-8" in v.lower() or "utf8" in v.lower()
     return (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
 
 

@@ -30,6 +30,9 @@ BTN_DOWN = (120, 170, 255)
 TEXT = (210, 214, 222)
 DIM = (140, 146, 158)
 
+# The last window's OLED rect, for tests.
+LAST_OLED_RECT = None
+
 KEYS = {
     pygame.K_LEFT: "PREV", pygame.K_UP: "PREV", pygame.K_a: "PREV",
     pygame.K_RIGHT: "NEXT", pygame.K_DOWN: "NEXT", pygame.K_d: "NEXT",
@@ -75,6 +78,24 @@ class Tone:
             self.sound(freq).play(loops=-1)
 
 
+LABELS = {"PREV": "<", "NEXT": ">", "OK": "OK", "BACK": "BACK", "SHAKE": "SHAKE"}
+
+
+def layout(w, h):
+    """(OLED rect, body rect, {button: rect}) for a w x h panel."""
+    ow, oh = w * SCALE, h * SCALE
+    oled = pygame.Rect(PAD + 18, PAD + 18, ow, oh)
+    bw = ow + 36
+    body = pygame.Rect(PAD, PAD, bw, oh + 36 + 84)
+    names = ("PREV", "OK", "NEXT", "BACK", "SHAKE")
+    gap = bw // len(names)
+    buttons = {}
+    for i, n in enumerate(names):
+        cx = PAD + gap // 2 + i * gap
+        buttons[n] = pygame.Rect(cx - 34, oled.bottom + 34, 68, 44)
+    return oled, body, buttons
+
+
 class Window:
     def __init__(self, args, state, controls):
         self.args = args
@@ -90,19 +111,9 @@ class Window:
         self.down = {}  # source -> button name held by it (mouse or key)
 
     def layout(self, w, h):
-        ow, oh = w * SCALE, h * SCALE
-        self.oled_rect = pygame.Rect(PAD + 18, PAD + 18, ow, oh)
-        bw = ow + 36
-        self.body = pygame.Rect(PAD, PAD, bw, oh + 36 + 84)
-        names = ["PREV", "OK", "NEXT", "BACK", "SHAKE"]
-        labels = {"PREV": "<", "NEXT": ">", "OK": "OK", "BACK": "BACK", "SHAKE": "SHAKE"}
-        self.labels = labels
-        y = self.oled_rect.bottom + 34
-        gap = bw // len(names)
-        self.buttons = {}
-        for i, n in enumerate(names):
-            cx = PAD + gap // 2 + i * gap
-            self.buttons[n] = pygame.Rect(cx - 34, y, 68, 44)
+        self.oled_rect, self.body, self.buttons = layout(w, h)
+        global LAST_OLED_RECT
+        LAST_OLED_RECT = self.oled_rect
         size = (self.body.right + PAD, self.body.bottom + PAD + 24)
         self.surface = pygame.display.set_mode(size)
 
@@ -164,7 +175,7 @@ class Window:
             if n == "BACK" and "BACK" not in self.controls.buttons:
                 label = "BACK*"
             else:
-                label = self.labels[n]
+                label = LABELS[n]
             pygame.draw.rect(s, BTN_DOWN if n in held else BTN, r, border_radius=12)
             t = self.font.render(label, True, TEXT)
             s.blit(t, t.get_rect(center=r.center))

@@ -4,7 +4,7 @@ Started as a child interpreter (MicroPython unix port or CPython) with this fold
 machine.py shadowing the built-in `machine`:
 
     micropython tools/sim/simrun.py --root ROOT --board NAME --fs DIR [--out FD]
-        [--frame-ms N] [--seed N] [--script FILE]
+        [--frame-ms N] [--seed N] [--script FILE] [--budget BYTES]
 
 Live mode (default) steps App on the real clock and reads commands, one per line, on
 stdin: `p BUTTON` / `r BUTTON` (press/release PREV NEXT OK BACK), `s 1` / `s 0` (shake
@@ -30,10 +30,22 @@ import time
 _BUTTONS = ("PREV", "NEXT", "OK", "BACK")
 
 
-def _ticks_ms():
+def _host_ms():
     if hasattr(time, "ticks_ms"):
         return time.ticks_ms()
     return int(time.monotonic() * 1000)
+
+
+_T0 = [_host_ms()]
+
+
+def _ticks_ms():
+    """Milliseconds since the simulated chip booted, as ticks_ms() is on the device (the
+    unix port's counts from the host's boot: days, which the power timeouts would read
+    as idle time)."""
+    if hasattr(time, "ticks_diff"):
+        return time.ticks_diff(_host_ms(), _T0[0])
+    return _host_ms() - _T0[0]
 
 
 def _ticks_diff(a, b):
@@ -44,7 +56,7 @@ def _ticks_diff(a, b):
 
 def _args(argv):
     opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
-            "frame-ms": "0", "seed": "", "script": ""}
+            "frame-ms": "0", "seed": "", "script": "", "budget": "0"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -143,12 +155,29 @@ class Runner:
         self.last_screen = None
         self.last_tone = (0, 0)
         self.app = None
+        self.ballast = None
+        self.budget = int(opts["budget"])
         self.guard = None
         self.crashes = []
         self.sleeping = False
+        self.boots = 0
+
+    def fence(self):
+        """With --budget N: keep exactly N bytes of heap free for the firmware by
+        holding the rest in one block, so the simulator's own modules (this file, the
+        machine and its models, already loaded) do not count against the device's heap."""
+        if not self.budget:
+            return
+        import gc
+        gc.collect()
+        spare = gc.mem_free() - self.budget - 64
+        if spare > 0:
+            self.ballast = bytearray(spare)
+        gc.collect()
 
     def start(self):
         """Boots like firmware/main.py: the crash guard first, then the App."""
+        self.fence()
         import app as appmod
         if not self.frame_ms:
             self.frame_ms = getattr(appmod, "FRAME_MS", 33)
@@ -161,6 +190,8 @@ class Runner:
         """(Re)starts the firmware: power-on, or after a crash or a deep sleep."""
         from app import App
         m = self.machine
+        _T0[0] = _host_ms()
+        self.boots += 1
         if cause is not None and hasattr(self.sim, "reset_cause"):
             self.sim.reset_cause = getattr(m, cause, 0)
             if cause == "DEEPSLEEP_RESET":
@@ -183,7 +214,8 @@ class Runner:
             self.app = App(self.board, fs_root=self.fs, source=XorShift(int(self.seed)))
         else:
             self.app = App(self.board, fs_root=self.fs)
-        if resume and hasattr(self.app, "resume"):
+        store = getattr(self.app, "store", None)
+        if resume and store is not None and store.has_game():
             self.app.resume()
 
     def crashed(self, e):
@@ -321,8 +353,11 @@ class Runner:
             now = _ticks_ms()
             if _ticks_diff(now, nxt) < 0:
                 continue
+            boots = self.boots
             self.step(now)
             self.publish()
+            if boots != self.boots:  # rebooted: its clock starts again at 0
+                now = nxt = _ticks_ms()
             if self.sleeping or (getattr(self.app, "level", 0) >= 3
                                  and hasattr(self.app, "_deep_sleep")):
                 if not self.deep_sleep(poller):
