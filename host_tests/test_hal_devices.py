@@ -2,7 +2,6 @@
 """Devices built from every board profile on the simulated board."""
 from hal_rig import SIM, board, events
 
-import machine
 from hal.devices import Devices
 from hal.events import OK, PRESS, SHAKE_START
 

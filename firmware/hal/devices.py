@@ -24,7 +24,7 @@ from hal import rng
 from hal.buttons import Buttons
 from hal.buzzer import Buzzer
 from hal.display import Display
-from hal.events import BACK, NEXT, OK, PREV, Queue
+from hal.events import OK, Queue
 from hal.shake import Shaker, open_sensor
 
 
@@ -32,6 +32,13 @@ def _get(profile, key, default=None):
     if isinstance(profile, dict):
         return profile.get(key, default)
     return getattr(profile, key, default)
+
+
+def _button(spec, Pin):
+    """An input Pin for a (pin, "internal" | "external") entry, or None."""
+    if spec is None:
+        return None
+    return Pin(spec[0], Pin.IN, Pin.PULL_UP if spec[1] == "internal" else None)
 
 
 class Battery:
@@ -95,12 +102,8 @@ class Devices:
                                      scale=sh.get("scale", 100))
 
         spec = _get(profile, "BUTTONS") or {}
-        pins = [None, None, None, None]
-        for name, idx in (("PREV", PREV), ("NEXT", NEXT), ("OK", OK), ("BACK", BACK)):
-            b = spec.get(name)
-            if b is not None:
-                pull = Pin.PULL_UP if b[1] == "internal" else None
-                pins[idx] = Pin(b[0], Pin.IN, pull)
+        # Indexed by events.PREV, NEXT, OK, BACK (0..3).
+        pins = [_button(spec.get(name), Pin) for name in ("PREV", "NEXT", "OK", "BACK")]
         if pins[OK] is None:
             raise ValueError("board profile needs an OK button")
         self.buttons = Buttons(pins, q)
@@ -133,10 +136,10 @@ class Devices:
             disp.addr = other
             if disp.init():
                 return disp
-        bus = _get(self.profile, "I2C")
+        bus = _get(self.profile, "I2C") or {}
         raise RuntimeError("display: no %s answers at 0x%02X on I2C (SDA %s, SCL %s); "
-                           "devices found: %s" % (d.get("type", "ssd1306"), addr, bus["sda"],
-                                                  bus["scl"], ", ".join("0x%02X" % a for a in found)
+                           "devices found: %s" % (d.get("type", "ssd1306"), addr, bus.get("sda"),
+                                                  bus.get("scl"), ", ".join("0x%02X" % a for a in found)
                                                   or "none"))
 
     def poll(self, now):
