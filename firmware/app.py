@@ -60,8 +60,8 @@ _DEEP = const(3)
 # Modules imported only while their screen is in use; menu() drops them again so a
 # game's code does not keep heap from the next one.
 _LAZY = ("ui.shakeup_screen", "core.shakeup", "ui.frenzy_screen", "ui.frenzy_draw",
-         "core.frenzy", "core.frenzy_score", "core.odds", "ui.settings", "ui.howto",
-         "ui.stats")
+         "core.frenzy", "core.frenzy_score", "core.frenzy_load", "core.odds", "ui.settings",
+         "ui.howto", "ui.stats")
 
 try:
     import power as _power
