@@ -63,9 +63,9 @@ class Dice:
     """Unbiased dice from a byte source."""
 
     def __init__(self, source):
+        self._src = source
         if not callable(source):
             raise ValueError("dice source must be callable: source(n) -> bytes")
-        self._src = source
         self._buf = bytearray(_BATCH)
         self._pos = _BATCH  # empty: the first roll fetches a batch
 
