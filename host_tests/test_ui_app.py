@@ -171,3 +171,31 @@ def test_frame_schedule_catches_up_without_drift():
     # Frames stay on the 33 ms grid; the late ones run at once to catch up.
     for i in range(len(calls)):
         assert calls[i] == i * app_mod.FRAME_MS, (i, calls[i])
+
+
+def test_idle_dims_then_blanks_and_the_waking_press_does_nothing():
+    r = ui_rig.Rig("power", seed=5, sim=False)
+    d = r.dev.display
+    r.wait(1500)
+    m = r.app.screen
+    assert m.NAME == "menu" and d.level == r.app.settings[1] and d.on
+    r.wait(31000)  # S_DIM = 3: 30 s
+    assert d.level < r.app.settings[1] and d.on
+    r.press(NEXT)  # dimmed: the press counts and brightens
+    assert m.cur == 1 and d.level == r.app.settings[1]
+    r.wait(121000)  # S_OFF = 2 minutes
+    assert not d.on
+    r.press(NEXT)  # off: this press only wakes the display
+    assert d.on and m.cur == 1
+
+
+def test_menu_shows_the_battery_level():
+    class Batt:
+        def percent(self):
+            return 57
+
+    r = ui_rig.Rig("batt", seed=5, sim=False)
+    r.dev.battery = Batt()
+    r.wait(1500)
+    assert r.app.screen.batt == "57%"
+    r.press(ui_rig.BACK)

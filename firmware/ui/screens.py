@@ -153,6 +153,7 @@ class Menu(Screen):
         Screen.__init__(self, app)
         self.items = []
         self.cur = 0
+        self.batt = ""  # battery percent, read when the menu opens
 
     def enter(self):
         app = self.app
@@ -167,6 +168,13 @@ class Menu(Screen):
         self.items = items
         if self.cur >= len(items):
             self.cur = 0
+        self.batt = ""
+        b = getattr(app.dev, "battery", None)
+        if b is not None:
+            try:
+                self.batt = "%d%%" % b.percent()
+            except (OSError, ValueError):
+                pass
         self.dirty = True
 
     def on_key(self, k):
@@ -185,6 +193,8 @@ class Menu(Screen):
 
     def draw(self, fb):
         gfx.banner(fb, "POCKET DICE", 0)
+        if self.batt:
+            gfx.right(fb, self.batt, 127, 3, 0)
         y = 15
         for i in range(len(self.items)):
             if i == self.cur:
