@@ -73,8 +73,6 @@ def test_bad_options_are_rejected():
 
 
 def test_frenzy_selfplay_both_interpreters():
-    if not os.path.exists(os.path.join(ROOT, "tools", "selfplay_frenzy.py")):
-        pytest.skip("tools/selfplay_frenzy.py not written yet")
     for args in (["--players", "3", "--games", "3", "--seed", "4", "--policy", "random"],
                  ["--players", "2", "--games", "3", "--seed", "4", "--policy", "greedy:350",
                   "--schedule", "lockstep", "--ones", "1000"]):
