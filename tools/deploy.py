@@ -70,7 +70,7 @@ def mpremote_cmd():
     return [here] if os.path.exists(here) else [sys.executable, "-m", "mpremote"]
 
 
-def run_mpremote(port, args, timeout=300):
+def run_mpremote(port, args, timeout=180):
     cmd = mpremote_cmd() + ["connect", port] + args
     try:
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)

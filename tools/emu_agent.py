@@ -1,12 +1,13 @@
 # The MicroPython side of the emulated board (tools/emuboard.py); runs under the unix port.
 #
 #   micropython [-X heapsize=N] tools/emu_agent.py (--root DIR | --image FILE)
-#               [--sim DIR] [--ctl DIR] [--cause N]
+#               [--sim DIR] [--lib DIR] [--ctl DIR] [--cause N]
 #
 # It makes the process look like a device: the board's filesystem (a host folder, or a
 # LittleFS image file mounted with vfs.VfsLfs2) becomes "/", sys.path is the ESP32's
-# ('', '.frozen', '/lib') plus the simulated peripherals (tools/sim mounted at
-# /_emu_sim, so its machine.py shadows the port's built-in machine), and the cwd is "/".
+# ('', '.frozen', '/lib') plus tools/emu_lib at /_emu_lib (a `time` whose ticks start
+# at 0 like a device's) and the simulated peripherals (tools/sim mounted at /_emu_sim,
+# so its machine.py shadows the port's built-in machine), and the cwd is "/".
 #
 # The host (emuboard.py) speaks the REPL protocols to mpremote; this agent only runs
 # code. Commands arrive on stdin, one per line:
@@ -24,6 +25,7 @@ import sys
 import vfs
 
 SIM_MOUNT = "/_emu_sim"
+LIB_MOUNT = "/_emu_lib"
 CTL_MOUNT = "/_emu_ctl"
 
 
@@ -78,17 +80,27 @@ def _args():
 
 
 def _mount(opts):
+    bdev = FileBdev(opts["image"]) if "image" in opts else None  # host path: open first
     vfs.umount("/")
-    if "image" in opts:
-        vfs.mount(vfs.VfsLfs2(FileBdev(opts["image"])), "/")
+    if bdev is not None:
+        try:
+            vfs.mount(vfs.VfsLfs2(bdev), "/")
+        except OSError:
+            # Blank flash: format it, as the ESP32's inisetup does on the first boot.
+            vfs.VfsLfs2.mkfs(bdev)
+            vfs.mount(vfs.VfsLfs2(bdev), "/")
     else:
         vfs.mount(vfs.VfsPosix(opts["root"]), "/")
     if "sim" in opts:
         vfs.mount(vfs.VfsPosix(opts["sim"]), SIM_MOUNT)
+    if "lib" in opts:
+        vfs.mount(vfs.VfsPosix(opts["lib"]), LIB_MOUNT)
     if "ctl" in opts:
         vfs.mount(vfs.VfsPosix(opts["ctl"]), CTL_MOUNT)
     os.chdir("/")
     sys.path[:] = ["", ".frozen", "/lib"]
+    if "lib" in opts:
+        sys.path.append(LIB_MOUNT)  # device-like stand-ins for built-ins (time)
     if "sim" in opts:
         sys.path.append(SIM_MOUNT)
     sys.argv[:] = []

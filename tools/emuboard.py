@@ -45,12 +45,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 AGENT = os.path.join(HERE, "emu_agent.py")
 SIM_DIR = os.path.join(HERE, "sim")
+LIB_DIR = os.path.join(HERE, "emu_lib")
 BANNER = (b"MicroPython v1.29.0 on emuboard; unix port as an ESP32 board\r\n"
           b"Type \"help()\" for more information.\r\n")
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 FRIENDLY, RAW, PASTE = "friendly", "raw", "paste"
 PASTE_WINDOW = 512  # raw-paste flow-control window, bytes
 FRAME_MAGIC = b"\x00EMU "
+IMAGE_SIZE = 0x1E0000  # the vfs partition of a 4 MiB ESP32 with MicroPython 1.26+
+BLOCK_SIZE = 4096
 BUTTONS = ("PREV", "NEXT", "OK", "BACK")
 # machine.reset_cause() values of the ESP32 port, told to the fresh interpreter.
 PWRON_RESET, HARD_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 4, 5
@@ -65,20 +68,22 @@ class EmuBoard:
     """The board. start() returns once the pty exists; serve in a background thread."""
 
     def __init__(self, fs_dir=None, image=None, ctl_dir=None, heap=None,
-                 micropython=None, sim_dir=SIM_DIR, log=None, link=None):
+                 micropython=None, sim_dir=SIM_DIR, log=None, link=None,
+                 image_size=IMAGE_SIZE):
         if not fs_dir and not image:
             raise ValueError("EmuBoard needs fs_dir or image")
         self.fs_dir = os.path.abspath(fs_dir) if fs_dir else None
         self.image = os.path.abspath(image) if image else None
         self.ctl_dir = os.path.abspath(ctl_dir) if ctl_dir else None
         self.heap = heap
+        self.image_size = image_size
         self.micropython = micropython or micropython_bin()
         self.sim_dir = sim_dir
         self.link = link
         self.log = open(log, "ab", buffering=0) if log else None
         self.port = None
         self.stats = {"boots": 0, "soft_resets": 0, "hard_resets": 0, "sigints": 0,
-                      "execs": 0, "dropped_out": 0}
+                      "execs": 0, "dropped_out": 0, "deep_sleeps": 0}
         self._child = None
         self._errbuf = b""
         self._cause = PWRON_RESET
@@ -97,6 +102,8 @@ class EmuBoard:
         self._job_id = 0
         self._deaths = []
         self._dead = False
+        self._asleep = False
+        self._sleep_off = 0
         self._stop = False
         self._requests = deque()
         self._thread = None
@@ -107,6 +114,9 @@ class EmuBoard:
     def start(self):
         if self.fs_dir:
             os.makedirs(self.fs_dir, exist_ok=True)
+        if self.image and not os.path.exists(self.image):
+            with open(self.image, "wb") as f:  # erased flash; formatted at first boot
+                f.write(b"\xff" * self.image_size)
         if self.ctl_dir:
             os.makedirs(self.ctl_dir, exist_ok=True)
         self._master, self._slave = os.openpty()
@@ -190,6 +200,10 @@ class EmuBoard:
                 if data:
                     self._note(b"< ", data)
                     self._input(data)
+            if self._asleep:
+                self._check_wake()
+                if self._master in ready:
+                    self._pending.clear()  # the UART is unpowered
             self._check_child()
             self._pump()
 
@@ -240,10 +254,51 @@ class EmuBoard:
         self._jobs.append(("call", self._prompt_after_boot))
 
     def _hard_reset(self, cause=HARD_RESET):
+        self._asleep = False
         self.stats["hard_resets"] += 1
         self._dead = False
         self._deaths = []
         self._power_on(hard=True, cause=cause)
+
+    def _deep_sleep(self):
+        # The chip is off until a button pulls its wake pin low: no interpreter, input
+        # lost, then a boot with reset_cause() DEEPSLEEP_RESET (see _check_wake).
+        self._kill_child()
+        self._jobs.clear()
+        self._cur = None
+        self._user_running = False
+        self._pending.clear()
+        self._asleep = True
+        self.stats["deep_sleeps"] += 1
+        self._sleep_off = self._ctl_size()
+
+    def _ctl_size(self):
+        try:
+            return os.path.getsize(os.path.join(self.ctl_dir, "cmd")) if self.ctl_dir else 0
+        except OSError:
+            return 0
+
+    def _check_wake(self):
+        size = self._ctl_size()
+        if size <= self._sleep_off:
+            return
+        with open(os.path.join(self.ctl_dir, "cmd"), "rb") as f:
+            f.seek(self._sleep_off)
+            data = f.read(size - self._sleep_off)
+        end = data.rfind(b"\n") + 1
+        self._sleep_off += end
+        wake = False
+        for line in data[:end].split(b"\n"):
+            parts = line.split()
+            if len(parts) < 2:
+                continue
+            # Nothing runs to answer: the board itself acknowledges, and a press wakes it.
+            with open(os.path.join(self.ctl_dir, "reply"), "wb") as f:
+                f.write(b"%s ok 0\n" % parts[0])
+            wake = wake or parts[1] == b"press"
+        if wake:
+            self._asleep = False
+            self._power_on(hard=True, cause=DEEPSLEEP_RESET)
 
     def _soft_reset(self):
         self.stats["soft_resets"] += 1
@@ -257,7 +312,7 @@ class EmuBoard:
 
     def _pump(self):
         # Start queued jobs while nothing waits on the agent, then feed queued input.
-        while self._cur is None and not self._dead:
+        while self._cur is None and not self._dead and not self._asleep:
             if self._jobs:
                 job = self._jobs.popleft()
                 self._begin(job)
@@ -307,7 +362,7 @@ class EmuBoard:
             cmd += ["--root", self.fs_dir]
             cwd = self.fs_dir
         if self.sim_dir:
-            cmd += ["--sim", self.sim_dir]
+            cmd += ["--sim", self.sim_dir, "--lib", LIB_DIR]
         if self.ctl_dir:
             cmd += ["--ctl", self.ctl_dir]
         cmd += ["--cause", str(self._cause)]
@@ -420,7 +475,7 @@ class EmuBoard:
             if payload == b"soft":
                 self._soft_reset()
             elif payload == b"deep":
-                self._hard_reset(DEEPSLEEP_RESET)
+                self._deep_sleep()
             else:
                 self._hard_reset(SOFT_RESET)  # machine.reset(): ESP_RST_SW on an ESP32
             return
@@ -653,10 +708,10 @@ class EmuControl:
             except OSError:
                 data = b""
             nl = data.find(b"\n")
-            if nl > 0:
-                head = data[:nl].split()
-                if int(head[0]) == seq:
-                    payload = data[nl + 1:nl + 1 + int(head[2])]
+            head = data[:nl].split() if nl > 0 else []
+            if len(head) == 3 and head[0] == str(seq).encode():
+                payload = data[nl + 1:]
+                if len(payload) == int(head[2]):  # else: still being written
                     if head[1] != b"ok":
                         raise RuntimeError("board: %s" % payload.decode())
                     return payload
@@ -701,6 +756,24 @@ class EmuControl:
             name, _, path = line.partition(" ")
             out[name] = path
         return out
+
+
+def image_files(image, block_size=BLOCK_SIZE):
+    """{device path: bytes} of every file in a LittleFS image (read on the host)."""
+    from littlefs import LittleFS, UserContext
+
+    with open(image, "rb") as f:
+        data = f.read()
+    ctx = UserContext(buffer=bytearray(data))
+    fs = LittleFS(context=ctx, block_size=block_size, block_count=len(data) // block_size,
+                  mount=True)
+    out = {}
+    for top, _dirs, files in fs.walk("/"):
+        for fn in files:
+            p = (top.rstrip("/") + "/" + fn) if top != "/" else "/" + fn
+            with fs.open(p, "rb") as fh:
+                out[p] = fh.read()
+    return out
 
 
 def frame_to_text(frame, width=128, height=64, on="#", off="."):

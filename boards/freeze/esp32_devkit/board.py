@@ -1,0 +1,1 @@
+from esp32_devkit import *  # noqa: F401,F403  (generated: the board choice)

@@ -1,0 +1,1 @@
+from sim import *  # noqa: F401,F403  (generated: the board choice)
