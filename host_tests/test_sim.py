@@ -484,8 +484,8 @@ def test_screens_writes_the_frames_as_pngs_repeatably(tmp_path):
     assert screens.main(["--out", str(out2), "--only", "menu"]) == 0
     png = out1 / "menu.png"
     assert png.read_bytes() == (out2 / "menu.png").read_bytes(), "same seed, same bytes"
-    seed, script = screens.SCENARIOS["menu"]
-    (label, w, h, frame), = screens.run_scenario(script, seed)
+    seed, prep, script = screens.SCENARIOS["menu"]
+    (label, w, h, frame), = screens.run_scenario(script, seed, prep=prep)
     assert label == "menu" and any(frame)
     scale = 3
     border = 10 * scale  # rim + glass, as in screens.to_image

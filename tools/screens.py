@@ -20,12 +20,104 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# The gallery. Scenario name -> (seed, script). Menu order: SHAKE UP, FARKLE FRENZY, ...
-# (no CONTINUE: every scenario starts on a fresh filesystem).
+# The gallery: scenario name -> (seed, prep, script). Every scenario starts on a fresh
+# filesystem (menu: SHAKE UP first, no CONTINUE); prep (kind, players) first saves a
+# game near its end (see near_end), and then the menu's first item is CONTINUE.
+_SU_START = """
+    until menu
+    tap OK                  # SHAKE UP
+    expect setup
+    tap OK                  # 2 players
+    expect shakeup
+"""
+_FZ_START = """
+    until menu
+    tap NEXT
+    tap OK                  # FARKLE FRENZY
+    expect setup
+    tap OK                  # 2 players
+    expect frenzy
+"""
 SCENARIOS = {
-    "menu": (1, """
+    "menu": (1, None, """
         until menu
         snap menu
+    """),
+    "shakeup": (1, None, _SU_START + """
+        wait 300
+        shake 800           # who starts: RED shakes one die
+        wait 800
+        snap shakeup-rolloff
+        tap OK
+        expect pass         # pass to GREEN
+        tap OK
+        shake 800
+        wait 800
+        tap OK              # RED starts
+        expect pass
+        tap OK
+        wait 300
+        shake 800           # shake 1
+        wait 800
+        tap NEXT
+        tap NEXT
+        tap OK              # keep the first 6
+        tap NEXT
+        tap OK              # keep the second 6
+        tap NEXT            # on SHAKE
+        tap OK              # shake the others
+        wait 800
+        snap shakeup-dice
+        tap NEXT
+        tap NEXT
+        tap NEXT            # on STOP
+        tap OK
+        wait 800
+        snap shakeup-result
+        tap OK
+        wait 500
+        snap shakeup-move
+    """),
+    "shakeup-end": (5, (1, 2), """
+        until menu
+        tap OK              # CONTINUE
+        expect shakeup
+        wait 300
+        snap shakeup-pyramid
+        mash win 3000
+        wait 300
+        snap shakeup-winner
+    """),
+    "frenzy": (2, None, _FZ_START + """
+        wait 500
+        snap frenzy-common
+        tap OK              # roll the Common Die
+        wait 800
+        snap frenzy-odds
+        shake 800
+        wait 800
+        tap OK              # select the 1
+        snap frenzy-select
+        tap NEXT
+        tap NEXT
+        tap NEXT
+        tap NEXT
+        tap NEXT
+        tap NEXT            # on TAKE
+        tap OK
+        wait 500
+        snap frenzy-riser
+    """),
+    "frenzy-end": (5, (2, 2), """
+        until menu
+        tap OK              # CONTINUE
+        expect frenzy
+        mash frenzy.view=4 3000
+        wait 300
+        snap frenzy-summary
+        mash frenzy.view=5 3000
+        wait 300
+        snap frenzy-winner
     """),
 }
 
@@ -44,14 +136,61 @@ def micropython_bin():
     return "micropython"
 
 
-def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap=""):
-    """Plays one script; returns [(label, w, h, frame bytes)] for its snaps."""
+def _core():
+    for p in (os.path.join(ROOT, "firmware"), HERE):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+
+def near_end(fs, kind, players, seed):
+    """Saves into fs a game played by the core (Shake Up: random legal decisions;
+    Frenzy: the greedy:400 self-play policy) up to the start of the winner's last
+    turn, so a scenario can Continue it and play the end on screen."""
+    _core()
+    import store
+    from core.dice import Dice, Seeded
+    dice = Dice(Seeded(seed))
+    pick = Seeded(seed + 1)
+    if kind == store.KIND_SHAKEUP:
+        from core import shakeup
+        g = shakeup.Game(players, False, dice)
+
+        def decide(g):
+            legal = g.legal()
+            return legal[pick(1)[0] % len(legal)]
+    else:
+        from core import frenzy
+        from selfplay_frenzy import _decide, _Pick
+        g = frenzy.Game(players, 0, 300, dice)
+        fpick = _Pick(seed)
+
+        def decide(g):
+            return _decide(g, "greedy", 400, fpick)
+    history = []
+    while g.winner < 0:
+        history.append((g.to_bytes(), g.player))
+        g.apply(decide(g))
+        if len(history) > 100000:
+            raise RuntimeError("the prepared game did not end")
+    last = history[-1][1]
+    i = len(history) - 1
+    while i > 0 and history[i - 1][1] == last:
+        i -= 1
+    blob, holder = history[i]
+    store.Store(fs).save_game(kind, blob, bytes((holder + 1,)))
+
+
+def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap="", prep=None):
+    """Plays one script; returns [(label, w, h, frame bytes)] for its snaps. `prep`:
+    None or (kind, players) for a near-end saved game to start from (see near_end)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "script.txt")
         with open(path, "w") as f:
             f.write(script)
         fs = os.path.join(tmp, "fs")
         os.makedirs(fs)
+        if prep:
+            near_end(fs, prep[0], prep[1], seed)
         interp = [sys.executable] if cpython else (
             [micropython_bin()] + (["-X", "heapsize=" + heap] if heap else []))
         cmd = interp + [os.path.join(root, "tools", "sim", "simrun.py"), "--root", root,
@@ -142,8 +281,9 @@ def main(argv=None):
     for name in names:
         if name not in SCENARIOS:
             raise SystemExit("screens: no scenario %r (see --list)" % name)
-        seed, script = SCENARIOS[name]
-        for label, w, h, frame in run_scenario(script, seed, args.cpython, heap=args.heap):
+        seed, prep, script = SCENARIOS[name]
+        for label, w, h, frame in run_scenario(script, seed, args.cpython, heap=args.heap,
+                                               prep=prep):
             path = os.path.join(args.out, label + ".png")
             save_png(to_image(frame, w, h, args.scale), path)
             wrote += 1

@@ -378,7 +378,8 @@ class Runner:
     def run_script(self, path):
         """Steps a virtual clock through a scenario file. Lines (# comments):
         wait MS | press B | release B | tap B | long B | shake MS | snap LABEL |
-        until SCREEN [MAX_MS] | expect SCREEN."""
+        until COND [MAX_MS] | expect COND | mash COND [MAX_EVENTS], where COND is a
+        screen NAME or NAME.attr=value (e.g. frenzy.view=5)."""
         now = [1000]
 
         def steps(ms):
@@ -391,9 +392,26 @@ class Runner:
         def screen():
             return getattr(getattr(self.app, "screen", None), "NAME", None)
 
+        def holds(cond):
+            # "NAME" or "NAME.attr=value": the screen's NAME, and one of its attributes.
+            name, _, rest = cond.partition(".")
+            if screen() != name:
+                return False
+            if not rest:
+                return True
+            attr, _, want = rest.partition("=")
+            return str(getattr(self.app.screen, attr, None)) == want
+
+        def tap(b, hold=120):
+            self.sim.press(b)
+            steps(hold)
+            self.sim.release(b)
+            steps(200)
+
         steps(self.frame_ms)
         with open(path) as f:
             lines = f.read().split("\n")
+        pick = XorShift(int(self.seed or 1) + 77)
         for n, raw in enumerate(lines):
             line = raw.split("#")[0].strip()
             if not line:
@@ -410,10 +428,7 @@ class Runner:
                 self.sim.release(arg)
                 steps(self.frame_ms)
             elif c in ("tap", "long"):
-                self.sim.press(arg)
-                steps(120 if c == "tap" else 900)
-                self.sim.release(arg)
-                steps(200)
+                tap(arg, 120 if c == "tap" else 900)
             elif c == "shake":
                 self.sim.shake(True)
                 steps(int(arg) if arg else 600)
@@ -427,11 +442,33 @@ class Runner:
             elif c in ("until", "expect"):
                 limit = int(p[2]) if len(p) > 2 else (10000 if c == "until" else 0)
                 t = 0
-                while screen() != arg and t < limit:
+                while not holds(arg) and t < limit:
                     steps(self.frame_ms)
                     t += self.frame_ms
-                if screen() != arg:
+                if not holds(arg):
                     raise ValueError("%s:%d: screen is %s, not %s" % (path, n + 1, screen(), arg))
+            elif c == "mash":
+                # Random presses (NEXT, PREV, OK) and shakes, seeded, until the condition
+                # holds: plays on to a game's end from a prepared position.
+                limit = int(p[2]) if len(p) > 2 else 2000
+                for _ in range(limit):
+                    if holds(arg):
+                        break
+                    r = pick(1)[0] % 8
+                    if r < 4:
+                        tap("OK")
+                    elif r < 6:
+                        tap("NEXT")
+                    elif r < 7:
+                        tap("PREV")
+                    else:
+                        self.sim.shake(True)
+                        steps(700)
+                        self.sim.shake(False)
+                        steps(600)
+                if not holds(arg):
+                    raise ValueError("%s:%d: mashing never reached %s (screen %s, view %s)" % (
+                        path, n + 1, arg, screen(), getattr(self.app.screen, "view", None)))
             else:
                 raise ValueError("%s:%d: unknown command %s" % (path, n + 1, c))
         self.flush()
