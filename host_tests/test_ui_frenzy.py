@@ -198,6 +198,8 @@ class Pilot:
                         if on:
                             r.wait(600)
                     self.apply(fz.ROLL, g)
+                    # The screen predicted whether the next roll is this player's now.
+                    assert on == (sh.phase == fz.PH_ROLL and sh.player == seat)
                     if on:
                         # Keeping on rolled the dice at once for this same player.
                         assert sh.phase == fz.PH_ROLL and sh.player == seat
@@ -281,3 +283,41 @@ def test_frenzy_four_players_relay():
 def test_frenzy_four_players_lockstep():
     p = play_through(4, fz.LOCKSTEP, 21)
     assert p.seen.get("notice", 0) >= 1
+
+
+def test_odds_hint_follows_the_setting():
+    r = ui_rig.Rig("fzodds", seed=9)
+    start_game(r, 1, fz.RELAY)
+    s = r.app.screen
+    r.press(OK)
+    r.wait(600)
+    assert s.game.phase == fz.PH_ROLL
+    from core.odds import farkle_risk
+    if s.game.common == 8:
+        assert s.t_info == "FARKLE RISK 0%"  # the WILD not declared: no 5-dice Farkle
+    else:
+        assert s.t_info == "FARKLE RISK %d%%" % farkle_risk(5, s.game.usable())
+    r.app.settings[6] = 0  # S_ODDS off
+    r.press(ui_rig.BACK)
+    m = r.app.screen
+    assert m.NAME == "menu" and m.items[0] == "CONTINUE"
+    m.cur = 0
+    r.press(OK)
+    s = r.app.screen
+    assert s.NAME == "frenzy" and s.game.phase == fz.PH_ROLL and s.t_info == ""
+
+
+def test_wild_risk_counts_rolls_no_value_helps():
+    # Brute force: a roll farkles for every WILD value exactly when wild_risk says.
+    for n in range(1, 6):
+        bad = 0
+        total = 6 ** n
+        for code in range(total):
+            vals = []
+            c = code
+            for _ in range(n):
+                vals.append(c % 6 + 1)
+                c //= 6
+            if all(fz.is_farkle(vals, w) for w in range(1, 7)):
+                bad += 1
+        assert fs.wild_risk(n) == (bad * 200 // total + 1) // 2, n

@@ -254,3 +254,31 @@ def test_frenzy_tumble_allocates_nothing():
     r.step(2)
     used = _measure(r, FRAMES)
     assert used == 0, "tumbling dice: %d bytes in %d frames" % (used, FRAMES)
+
+
+def test_restored_view_bytes_never_break_the_screen():
+    """Continue with screen bytes of any content (damaged, or from another firmware):
+    the screen comes up, draws and plays on; the game itself is never touched."""
+    r = ui_rig.Rig("fzui", seed=8, sim=False)
+    r.wait(1500)
+    start_game(r, 3, fz.LOCKSTEP)
+    r.press(OK)
+    r.wait(600)
+    g = r.app.screen.game
+    blob = g.to_bytes()
+    rnd = Seeded(44)
+    for k in range(150):
+        ui = bytearray(rnd(44))
+        if k % 3:
+            ui[0] = 1  # the current layout version, random contents
+        if k % 7 == 0:
+            ui = ui[:k % 44]
+        game = fz.Game.from_bytes(blob, r.app.dice)
+        s = fs.FrenzyScreen(r.app, game, bytes(ui))
+        r.app.show(s)
+        for _ in range(4):
+            r.press(rnd(1)[0] % 3)
+        r.step(2)
+        assert r.screen in ("frenzy", "pass", "menu")
+        if r.app.screen is s:
+            offered_ok(s)

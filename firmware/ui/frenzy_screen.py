@@ -608,10 +608,16 @@ class FrenzyScreen(screens.Screen):
         return b
 
     def _unpack(self, b):
-        if len(b) != _UI_LEN or b[0] != _UI_VERSION:
-            raise ValueError("Frenzy screen state: unknown layout")
-        if b[1] > WINNER or b[2] > _QMAX or b[23] > _NMAX or b[18] > 5:
-            raise ValueError("Frenzy screen state: bad view")
+        """Restore the view from _pack() bytes. Bytes of another layout (an older
+        firmware) are ignored: the game itself is intact, so it resumes in its plain
+        play view instead of being thrown away."""
+        ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[1] <= WINNER \
+            and b[2] <= _QMAX and b[18] <= 5 and b[23] <= _NMAX
+        for i in range(_QMAX):
+            ok = ok and b[3 + i] <= WINNER
+        if not ok:
+            self._snap_dice()
+            return
         self.view = b[1]
         self.nq = b[2]
         self.queue[:] = b[3:3 + _QMAX]
@@ -634,9 +640,11 @@ class FrenzyScreen(screens.Screen):
         self.s_tie = b[39] >> 4
         self.s_in = b[40]
         self.best = _get24(b, 41)
-        for i in range(self.nq):
-            if self.queue[i] > WINNER:
-                raise ValueError("Frenzy screen state: bad overlay")
+        g = self.game
+        if self.view == WINNER and g.phase != fz.OVER:
+            self.view = PLAY
+        if self.view == NOTICE and not self.nn:
+            self.view = PLAY
         if self.view == WINNER:
             self.win_t0 = self.app.now
 
