@@ -120,7 +120,7 @@ def _deepsleep(ms=0):
     raise _EmuReset("deep")
 
 
-def _patch_machine(opts):
+def _patch_machine(opts, glb):
     # The simulated machine (tools/sim/machine.py) answers everything but resets:
     # those end this process so the host restarts it like a device reboots.
     try:
@@ -147,7 +147,7 @@ def _patch_machine(opts):
         try:
             import emu_hooks
 
-            emu_hooks.install(CTL_MOUNT, machine)
+            emu_hooks.install(CTL_MOUNT, machine, glb)
         except Exception as e:
             _frame("LOG", 0, ("no emu hooks: %r" % e).encode())
 
@@ -191,8 +191,8 @@ def _run(ident, src, mode, name, glb):
 def main():
     opts = _args()
     _mount(opts)
-    _patch_machine(opts)
     glb = {"__name__": "__main__"}
+    _patch_machine(opts, glb)
     stdin = sys.stdin.buffer
     _frame("READY", 0)
     while True:

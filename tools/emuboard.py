@@ -750,6 +750,10 @@ class EmuControl:
     def frame(self):
         return self.command("frame")
 
+    def eval(self, expr, timeout=5.0):
+        """Evaluate expr on the board in main.py's globals; returns its repr text."""
+        return self.command("eval", expr, timeout=timeout).decode()
+
     def modules(self):
         out = {}
         for line in self.command("modules").decode().splitlines():
@@ -793,6 +797,8 @@ def main(argv=None):
     ap.add_argument("--heap", help="MicroPython heap, e.g. 256k")
     ap.add_argument("--link", help="make this path a symlink to the pty")
     ap.add_argument("--log", help="write the serial traffic to this file")
+    ap.add_argument("--exit-on-eof", action="store_true",
+                    help="stop when stdin closes (a test harness that dies takes the board along)")
     args = ap.parse_args(argv)
     fs = args.fs
     if not fs and not args.image:
@@ -807,6 +813,12 @@ def main(argv=None):
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     signal.signal(signal.SIGINT, lambda *a: stop.set())
+    if args.exit_on_eof:
+        def watch():
+            while sys.stdin.buffer.read(4096):
+                pass
+            stop.set()
+        threading.Thread(target=watch, daemon=True).start()
     try:
         while not stop.is_set():
             stop.wait(0.5)

@@ -4,7 +4,8 @@ The simulated world (machine.SIM) lives inside the MicroPython process that runs
 firmware, so a test reaches it through files in a control folder (mounted at
 /_emu_ctl by tools/emu_agent.py):
     cmd      lines "<seq> <verb> [arg]" appended by the test
-             verbs: press NAME, release NAME, shake 1|0, frame, modules, ping
+             verbs: press NAME, release NAME, shake 1|0, frame, modules, ping,
+             eval EXPR (repr of EXPR in main.py's globals, e.g. app.screen.NAME)
     reply    "<seq> ok|err <n>\\n" + n bytes, rewritten after each command (the reader
              waits until all n bytes are there): frame -> 1024 bytes MONO_VLSB;
              modules -> "name file" lines; errors -> the message.
@@ -18,16 +19,19 @@ import time
 
 _ctl = None
 _machine = None
+_globals = {}
 _off = 0
 _next = 0
 _PERIOD_MS = 10
 
 
-def install(ctl_dir, machine):
-    """Turn the hook on: commands come from ctl_dir/cmd, machine.SIM is the world."""
-    global _ctl, _machine, _off
+def install(ctl_dir, machine, main_globals=None):
+    """Turn the hook on: commands come from ctl_dir/cmd, machine.SIM is the world,
+    `eval` sees main_globals (main.py's: `app` is the running App there)."""
+    global _ctl, _machine, _off, _globals
     _ctl = ctl_dir
     _machine = machine
+    _globals = main_globals if main_globals is not None else {}
     try:
         _off = os.stat(_ctl + "/cmd")[6]  # skip commands meant for an earlier boot
     except OSError:
@@ -97,10 +101,10 @@ def poll():
 
 
 def _do(line):
-    parts = line.split()
+    parts = line.split(" ", 2)
     seq = parts[0]
     try:
-        out = _verb(parts[1], parts[2:])
+        out = _verb(parts[1], parts[2] if len(parts) > 2 else "")
         status = "ok"
     except Exception as e:
         out = ("%s: %s" % (type(e).__name__, e)).encode()
@@ -111,14 +115,16 @@ def _do(line):
         f.write(("%s %s %d\n" % (seq, status, len(out))).encode() + out)
 
 
-def _verb(verb, args):
+def _verb(verb, arg):
     sim = _machine.SIM
     if verb == "press":
-        sim.press(args[0])
+        sim.press(arg)
     elif verb == "release":
-        sim.release(args[0])
+        sim.release(arg)
     elif verb == "shake":
-        sim.shake(args[0] == "1")
+        sim.shake(arg == "1")
+    elif verb == "eval":
+        return repr(eval(arg, _globals)).encode()
     elif verb == "frame":
         return bytes(sim.oled.frame())
     elif verb == "modules":
