@@ -172,3 +172,42 @@ def test_golden_frenzy_screens():
     s = _check(r, fs.WINNER)
     assert s.game.winner == winner and s.t_b == str(p.shadow.totals[winner])
     compare("fz_winner", r.frame())
+
+
+def test_golden_frenzy_tie_round():
+    """Both players reach 10,000 with the same total: the summary says who plays the
+    tie round, and the next round is marked as one."""
+    r = ui_rig.Rig("gold_fz_tie", seed=32)
+    r.wait(1500)
+    g = fz.Game(2, fz.RELAY, 300)
+    for _ in range(4):  # four rounds straight through the core: 2000 each per round
+        g.apply(fz.COMMON_ROLL, (5,))
+        for _ in range(2):
+            g.apply(fz.ROLL, (1, 1, 1, 1, 1))
+            g.apply(fz.TAKE | 0x1F)
+            g.apply(fz.STOP)
+    assert g.totals == [8000, 8000] and g.round == 5 and g.roller == 0
+    r.app.dice = Dice(Script(bytes((2,)) + _faces(1, 1, 1, 1, 1) * 2, 78))  # Common: 5
+    g._dice = r.app.dice
+    r.app.players = 2
+    r.app.holder = 0
+    r.app.show(fs.FrenzyScreen(r.app, g, None))
+    _roll(r)                                   # the Common Die: 5
+    for seat in range(2):
+        _check(r, fs.PLAY, fz.PH_ROLL, seat)
+        _roll(r)
+        _select(r, (0, 1, 2, 3, 4))
+        _to(r, fs.IT_TAKE)
+        r.press(OK)
+        _to(r, fs.IT_STOP)
+        r.press(OK)
+        if seat == 0:
+            assert r.screen == "pass"
+            r.press(OK)
+    s = _check(r, fs.SUMMARY)
+    assert g.totals == [10000, 10000] and g.winner == -1
+    assert s.t_b == "TIE: ONE MORE ROUND" and s.s_tie == 3, s.t_b
+    compare("fz_tie", r.frame())
+    r.press(OK)
+    s = _check(r, fs.PLAY, fz.COMMON, 1)       # GREEN rolls the Common Die next
+    assert s.t_head == "ROUND 6 TIE", s.t_head

@@ -164,7 +164,7 @@ def _play(scr, fb):
             x = _button(fb, "ROLL", x, cur)
         elif it == fs.IT_STOP:
             x = _button(fb, "STOP", x, cur)
-    if scr.rolling and not tumbling:
+    if scr.rolling and not tumbling and not app.sensor_missing:
         gfx.right(fb, "OR SHAKE", 128, _BY + 2)
 
 
@@ -202,7 +202,9 @@ def _summary(scr, fb):
     gfx.banner(fb, scr.t_a, 0)
     y = 13
     for s in range(scr.game.players):
-        gfx.text(fb, scr.t_rows[s], 0, y + 1)
+        if scr.s_tie >> s & 1:
+            gfx.arrow(fb, 0, y + 1)
+        gfx.text(fb, scr.t_rows[s], 5, y + 1)
         gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
         gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
         y += 10

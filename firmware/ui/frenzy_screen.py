@@ -484,6 +484,8 @@ class FrenzyScreen(screens.Screen):
     def _format(self, g, ph, seat):
         v = self.view
         self.t_head = "ROUND %d" % g.round
+        if max(g.totals) >= fz.GOAL:
+            self.t_head += " TIE"  # the goal is reached: only the tied players play
         self.t_sheet = "SHEET %d" % g.totals[seat]
         self.t_run = str(g.running(seat))
         self.t_info = ""
@@ -536,15 +538,8 @@ class FrenzyScreen(screens.Screen):
                     raw = g.round_raw[s]
                     self.t_cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
                 self.t_tot[s] = str(g.totals[s])
-            t = self.s_tie
-            if t:
-                b = "TIE:"
-                for s in range(g.players):
-                    if t >> s & 1:
-                        b += " " + COLOURS[s]
-                self.t_b = b
-            else:
-                self.t_b = "OK"
+            # A tie: the marked rows play one more round.
+            self.t_b = "TIE: ONE MORE ROUND" if self.s_tie else "OK"
         elif v == WINNER:
             w = g.winner
             self.t_b = str(g.totals[w])
