@@ -134,6 +134,14 @@ def _play(g, policy, limit, pick, st, one_round=False):
             break
 
 
+def _ratio(num, den, places):
+    # Rounded half up through integers, so both interpreters print the same.
+    if not den:
+        return None
+    scale = 10 ** places
+    return ((2 * num * scale + den) // (2 * den)) / scale
+
+
 def _opt(opts, key, default):
     v = opts.get(key)
     return default if v is None else v
@@ -179,13 +187,13 @@ def run(opts):
     rolls = {}
     for n in range(1, 6):
         rolls[str(n)] = st.rolls[n]
-        rate[str(n)] = round(st.farkles[n] / st.rolls[n], 4) if st.rolls[n] else None
+        rate[str(n)] = _ratio(st.farkles[n], st.rolls[n], 4)
     mean = {}
     count = {}
     for key in ("1", "5", "2X", "WILD"):
         c = st.face_n.get(key, 0)
         count[key] = c
-        mean[key] = round(st.face_sum.get(key, 0) / c, 1) if c else None
+        mean[key] = _ratio(st.face_sum.get(key, 0), c, 1)
     out = {
         "game": "frenzy",
         "players": players,
@@ -203,8 +211,8 @@ def run(opts):
     if solo:
         out["solo_rounds"] = solo
     else:
-        out["rounds_per_game"] = round(st.rounds / games, 2) if games else None
+        out["rounds_per_game"] = _ratio(st.rounds, games, 2)
         out["tie_rounds"] = st.ties
         out["wins"] = st.wins
-        out["win_share"] = [round(w / games, 4) if games else None for w in st.wins]
+        out["win_share"] = [_ratio(w, games, 4) for w in st.wins]
     return out
