@@ -342,7 +342,7 @@ def _frame_of(sim_):
 
 
 def test_menu_game_shake_and_quit_restore_the_terminal(sim_factory):
-    s = sim_factory()
+    s = sim_factory(extra=["--bell"])
     s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model()
             and "screen menu" in s.status(), what="the menu on the terminal")
     assert s.screen.alt, "the simulator draws on the alternate screen"
@@ -358,6 +358,7 @@ def test_menu_game_shake_and_quit_restore_the_terminal(sim_factory):
     s.until(lambda: "SHAKING" in s.status(), what="shaking in the status line")
     s.until(lambda: "\u266a" in s.status() and "Hz" in s.status(), what="the rattle's tone")
     s.until(lambda: "SHAKING" not in s.status(), what="the shake to end")
+    assert s.screen.bells > 0, "--bell rings the terminal bell for the rattle"
     s.pump(1.0)
     s.until(lambda: s.shown_matches_model(), what="the rolled dice drawn")
     assert _frame_of(s) != before, "the shake changed the dice on the screen"
@@ -490,6 +491,27 @@ def test_screens_writes_the_frames_as_pngs_repeatably(tmp_path):
     scale = 3
     border = 10 * scale  # rim + glass, as in screens.to_image
     assert pack(_png_pixels(str(png), w, h, scale, (border, border)), w, h) == frame
+
+
+def test_deep_sleep_wakes_into_the_same_game():
+    # Virtual clock: 10 idle minutes reach the deep-sleep level in a second or two.
+    script = """
+        until menu
+        tap OK
+        tap OK
+        expect shakeup
+        wait 200
+        snap game
+        wait 610000
+        snap asleep
+        tap OK              # wakes the chip; held at boot, so it does nothing else
+        until shakeup 5000
+        wait 300
+        snap woke
+    """
+    (_, _, _, game), (_, _, _, asleep), (_, _, _, woke) = screens.run_scenario(script, 1)
+    assert any(game) and not any(asleep), "the panel is dark in deep sleep"
+    assert woke == game, "a button wakes it into the same screen, the press swallowed"
 
 
 def test_screens_fails_loudly_when_a_script_goes_wrong():

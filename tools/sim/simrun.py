@@ -307,30 +307,41 @@ class Runner:
                 raise
             self.boot("SOFT_RESET")
 
-    def deep_sleep(self, poller):
-        """The App reached the deep-sleep level: what run() does on the device (display
-        off, wake pin armed, machine.deepsleep()), then wait for a button and boot."""
+    def asleep_now(self):
+        """True when the firmware went to deep sleep in the last step."""
+        return self.sleeping or (getattr(self.app, "level", 0) >= 3
+                                 and hasattr(self.app, "_deep_sleep"))
+
+    def enter_deep(self):
+        """What run() does on the device at the deep-sleep level: display off, wake pin
+        armed, machine.deepsleep() (which the simulated machine turns into Reboot)."""
         if not self.sleeping:
             try:
                 self.app._deep_sleep()
-            except BaseException as e:  # the simulated deepsleep raises Reboot
+            except BaseException as e:
                 if isinstance(e, KeyboardInterrupt):
                     raise
         self.sleeping = False
         self.send(b"Z 1\n")
         self.publish()
+
+    def wake(self):
+        """A button woke the chip: it boots (into Continue, as after a deep sleep)."""
+        self.send(b"Z 0\n")
+        self.boot("DEEPSLEEP_RESET")
+
+    def deep_sleep(self, poller):
+        """Deep sleep in live mode: wait for a button, then boot; False on quit."""
+        self.enter_deep()
         while True:
             poller.poll(-1)
             line = sys.stdin.readline()
-            if not line:
-                return False
-            if line.startswith("q"):
+            if not line or line.startswith("q"):
                 return False
             if line.startswith("p"):
                 break
-        self.send(b"Z 0\n")
-        self.boot("DEEPSLEEP_RESET")
-        self.command(line)  # the waking button is still down at boot
+        self.command(line)  # the waking button is down while the chip boots
+        self.wake()
         return True
 
     def live(self):
@@ -358,8 +369,7 @@ class Runner:
             self.publish()
             if boots != self.boots:  # rebooted: its clock starts again at 0
                 now = nxt = _ticks_ms()
-            if self.sleeping or (getattr(self.app, "level", 0) >= 3
-                                 and hasattr(self.app, "_deep_sleep")):
+            if self.asleep_now():
                 if not self.deep_sleep(poller):
                     return
                 now = _ticks_ms()
@@ -382,12 +392,28 @@ class Runner:
         screen NAME or NAME.attr=value (e.g. frenzy.view=5)."""
         now = [1000]
 
+        asleep = [False]
+
         def steps(ms):
-            end = now[0] + ms
-            while now[0] < end:
+            # The device's clock restarts at each boot; in deep sleep time just passes.
+            left = ms
+            while left > 0 and not asleep[0]:
+                boots = self.boots
                 self.step(now[0])
                 now[0] += self.frame_ms
+                left -= self.frame_ms
+                if boots != self.boots:
+                    now[0] = 0
+                elif self.asleep_now():
+                    self.enter_deep()
+                    asleep[0] = True
             self.publish()
+
+        def wake():
+            if asleep[0]:
+                asleep[0] = False
+                self.wake()
+                now[0] = 0
 
         def screen():
             return getattr(getattr(self.app, "screen", None), "NAME", None)
@@ -404,6 +430,7 @@ class Runner:
 
         def tap(b, hold=120):
             self.sim.press(b)
+            wake()
             steps(hold)
             self.sim.release(b)
             steps(200)
@@ -423,6 +450,7 @@ class Runner:
                 steps(int(arg))
             elif c == "press":
                 self.sim.press(arg)
+                wake()
                 steps(self.frame_ms)
             elif c == "release":
                 self.sim.release(arg)
