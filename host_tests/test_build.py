@@ -1,0 +1,175 @@
+"""tools/build.py (mpy-cross build), tools/gen_package.py (package.json, freeze
+manifests) and the deploy planner, checked against the firmware tree as it is."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(ROOT, "tools")
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+import build  # noqa: E402
+import deploy  # noqa: E402
+import gen_package  # noqa: E402
+
+from conftest import micropython_bin  # noqa: E402
+
+
+def firmware_files():
+    out = []
+    for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, "firmware")):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        for fn in filenames:
+            if not fn.endswith((".pyc", ".mpy")):
+                out.append(os.path.relpath(os.path.join(dirpath, fn), os.path.join(ROOT, "firmware")))
+    return sorted(p.replace(os.sep, "/") for p in out)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    return str(out), build.build("esp32_devkit", str(out))
+
+
+def test_every_module_compiled_except_main_and_boot(built):
+    out, listing = built
+    names = {dev for dev, _s, _h in listing}
+    for rel in firmware_files():
+        if rel in ("main.py", "boot.py") or not rel.endswith(".py"):
+            assert rel in names, rel
+        else:
+            assert rel[:-3] + ".mpy" in names, rel
+            assert rel not in names, "%s shipped as source" % rel
+    assert "board.mpy" in names
+    # Nothing else: the device gets exactly the firmware plus the board choice.
+    assert len(names) == len(firmware_files()) + 1
+    on_disk = []
+    for dirpath, _d, filenames in os.walk(os.path.join(out, "esp32_devkit")):
+        for fn in filenames:
+            on_disk.append(os.path.relpath(os.path.join(dirpath, fn), os.path.join(out, "esp32_devkit")))
+    assert sorted(on_disk) == sorted(names)
+
+
+def test_mpy_headers_are_v6_bytecode_for_a_32_bit_chip(built):
+    out, listing = built
+    for dev, size, _h in listing:
+        if not dev.endswith(".mpy"):
+            continue
+        with open(os.path.join(out, "esp32_devkit", dev), "rb") as f:
+            head = f.read(4)
+        assert head[0:1] == b"M" and head[1] == 6, dev
+        assert head[2] == 0, "%s has native code" % dev
+        assert head[3] <= 31, dev
+        assert size == os.path.getsize(os.path.join(out, "esp32_devkit", dev))
+
+
+def test_board_profile_is_installed_as_board(built, tmp_path):
+    out, _ = built
+    script = tmp_path / "t.py"
+    script.write_text("import sys\nsys.path[:] = [%r]\nimport board\nprint(board.NAME, board.__file__)\n"
+                      % os.path.join(out, "esp32_devkit"))
+    res = subprocess.run([micropython_bin(), str(script)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    ns = {}
+    with open(os.path.join(ROOT, "boards", "esp32_devkit.py")) as f:
+        exec(f.read(), ns)
+    assert res.stdout.split()[0] == ns["NAME"].split()[0]
+    assert res.stdout.strip().endswith("board.mpy")
+
+
+def test_unix_port_imports_the_built_firmware(built, tmp_path):
+    """The .mpy files load on MicroPython (same bytecode as the ESP32 gets)."""
+    out, listing = built
+    mods = [dev[:-4].replace("/", ".") for dev, _s, _h in listing
+            if dev.endswith(".mpy") and dev.startswith("core/")]
+    script = tmp_path / "t.py"
+    script.write_text("import sys\nsys.path[:] = [%r]\n" % os.path.join(out, "esp32_devkit")
+                      + "".join("import %s\n" % m for m in mods)
+                      + "from core.dice import Dice\nprint(sys.modules['core.dice'].__file__)\n")
+    res = subprocess.run([micropython_bin(), str(script)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().endswith("esp32_devkit/core/dice.mpy")
+
+
+def test_rebuild_is_byte_identical_and_drops_stale_outputs(built, tmp_path):
+    out, listing = built
+    stale = os.path.join(out, "esp32_devkit", "old_module.mpy")
+    with open(stale, "wb") as f:
+        f.write(b"M\x06")
+    again = build.build("esp32_devkit", out)
+    assert again == listing
+    assert not os.path.exists(stale)
+    # Another folder gives the same bytes: nothing depends on where the clone lives.
+    other = build.build("esp32_devkit", str(tmp_path))
+    assert other == listing
+
+
+def test_unknown_board_fails_clearly(tmp_path):
+    res = subprocess.run([sys.executable, os.path.join(TOOLS, "build.py"), "--board", "nope",
+                          "--out", str(tmp_path)], capture_output=True, text=True)
+    assert res.returncode == 2
+    assert "unknown board 'nope'" in res.stderr and "esp32_devkit" in res.stderr
+    assert not os.listdir(str(tmp_path))
+
+
+def test_compile_error_fails_clearly(tmp_path):
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    (fw / "good.py").write_text("X = 1\n")
+    (fw / "bad.py").write_text("def f(:\n")
+    with pytest.raises(build.BuildError) as e:
+        build.build("esp32_devkit", str(tmp_path / "out"), firmware=str(fw))
+    assert "bad.py" in str(e.value)
+
+
+def test_package_json_lists_every_firmware_file():
+    with open(os.path.join(ROOT, "package.json")) as f:
+        pkg = json.load(f)
+    assert pkg["deps"] == []
+    targets = sorted(t for t, _u in pkg["urls"])
+    assert targets == firmware_files(), "package.json is stale: run python tools/gen_package.py"
+    for target, url in pkg["urls"]:
+        assert url == "firmware/" + target and os.path.isfile(os.path.join(ROOT, url))
+
+
+def test_generated_files_are_current():
+    assert gen_package.stale() == [], "run python tools/gen_package.py"
+    for b in build.boards():
+        man = os.path.join(ROOT, "boards", "freeze", b, "manifest.py")
+        with open(man) as f:
+            text = f.read()
+        assert 'module("%s.py", base_path="../.."' % b in text
+        for top in ("core", "hal", "ui"):
+            assert 'package("%s"' % top in text
+
+
+def test_deploy_plan_copies_changes_and_removes_stale_code():
+    listing = [("main.py", 10, "a" * 64), ("app.mpy", 20, "b" * 64), ("ui/gfx.mpy", 30, "c" * 64)]
+    device = {"/main.py": "a" * 64, "/app.mpy": "0" * 64, "/ui/gfx.py": "d" * 64,
+              "/ui/old.mpy": "e" * 64, "/game.sav": "f" * 64, "/boot.py": "9" * 64,
+              "/notes.txt": "1" * 64, "/lib/x.py": "2" * 64}
+    mkdirs, copies, removals, manifest = deploy.plan(
+        listing, device, {"/", "/ui"}, ["/main.py", "/app.mpy", "/notes.txt"])
+    assert mkdirs == []
+    assert copies == ["/app.mpy", "/ui/gfx.mpy"]
+    # The .py beside a built .mpy, a module the build lost, a file of the last deploy
+    # that is gone; never data, boot.py or another folder's code.
+    assert removals == ["/notes.txt", "/ui/gfx.py", "/ui/old.mpy"]
+    assert manifest.splitlines()[0] == "/app.mpy " + "b" * 64
+    # Nothing to do the second time.
+    now = dict(device, **{"/app.mpy": "b" * 64, "/ui/gfx.mpy": "c" * 64})
+    for p in removals:
+        del now[p]
+    assert deploy.plan(listing, now, {"/", "/ui"}, [l.split()[0] for l in manifest.splitlines()])[:3] \
+        == ([], [], [])
+
+
+def test_deploy_plan_makes_missing_folders_parents_first():
+    listing = [("a/b/c.mpy", 1, "a" * 64), ("a/d.mpy", 1, "b" * 64)]
+    mkdirs, copies, _r, _m = deploy.plan(listing, {}, {"/"}, [])
+    assert mkdirs == ["/a", "/a/b"]
+    assert copies == ["/a/b/c.mpy", "/a/d.mpy"]
