@@ -9,6 +9,7 @@ import fcntl
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -545,3 +546,15 @@ def test_window_draws_the_oled_and_takes_clicks(tmp_path, monkeypatch):
     r = sim_window.LAST_OLED_RECT
     assert pack(_png_pixels(str(shot), w, h, sim_window.SCALE, r.topleft), w, h) \
         == bytes.fromhex(hx)
+
+
+def test_resizing_the_terminal_redraws_at_the_new_size(sim_factory):
+    s = sim_factory(cols=140, rows=40)
+    s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model("block1"),
+            what="the menu in half blocks")
+    fcntl.ioctl(s.slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    s.screen = Screen(80, 24)
+    os.kill(s.proc.pid, signal.SIGWINCH)
+    s.until(lambda: s.shown_matches_model("braille"), what="the menu redrawn in Braille")
+    s.send("q", 0)
+    assert wait_exit(s) == 0
