@@ -530,12 +530,18 @@ def test_window_draws_the_oled_and_takes_clicks(tmp_path, monkeypatch):
     ev = []
     _, _, buttons = sim_window.layout(128, 64)
 
-    def click(t, name):
-        pos = buttons[name].center
-        ev.append((t, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos)))
-        ev.append((t + 0.2, pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos)))
-    click(2.5, "OK")
-    ev.append((4.0, pygame.event.Event(pygame.QUIT)))
+    pos = buttons["OK"].center
+    down_at = []
+
+    def on_menu(st):
+        if st.screen == "menu":
+            down_at.append(time.monotonic())
+            return True
+        return False
+    ev.append((on_menu, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos)))
+    ev.append((lambda st: time.monotonic() - down_at[0] > 0.25,
+               pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos)))
+    ev.append((lambda st: st.screen == "setup", pygame.event.Event(pygame.QUIT)))
     shot = tmp_path / "window.png"
     assert sim_window.run(args, ev, str(shot)) == 0
     lines = trace.read_text().splitlines()

@@ -193,15 +193,16 @@ class Window:
 
 
 def run(args, inject=None, shot=None):
-    """The window's loop. `inject`: [(seconds after start, pygame event)] posted at
-    those times (tests); `shot`: a PNG path written at exit."""
+    """The window's loop. `inject` (tests): [(when, pygame event)], posted in order,
+    each once `when` holds: seconds since start, or a function of the State (e.g.
+    lambda st: st.screen == "menu"); `shot`: a PNG path written at exit."""
     state = sim.State()
     trace = open(args.trace, "w") if args.trace else None
     child = sim.Child(args)
     controls = sim.Controls(child.send)
     win = Window(args, state, controls)
     t0 = time.monotonic()
-    pending = sorted(inject or [], key=lambda e: e[0])
+    pending = list(inject or [])
     code = 0
     log_open = True
     try:
@@ -209,7 +210,10 @@ def run(args, inject=None, shot=None):
         running = True
         while running:
             now = time.monotonic()
-            while pending and now - t0 >= pending[0][0]:
+            while pending:
+                when = pending[0][0]
+                if not (when(state) if callable(when) else now - t0 >= when):
+                    break
                 pygame.event.post(pending.pop(0)[1])
             for ev in pygame.event.get():
                 if ev.type == pygame.QUIT:
