@@ -164,7 +164,7 @@ def test_deploy_plan_copies_changes_and_removes_stale_code():
     now = dict(device, **{"/app.mpy": "b" * 64, "/ui/gfx.mpy": "c" * 64})
     for p in removals:
         del now[p]
-    assert deploy.plan(listing, now, {"/", "/ui"}, [l.split()[0] for l in manifest.splitlines()])[:3] \
+    assert deploy.plan(listing, now, {"/", "/ui"}, [line.split()[0] for line in manifest.splitlines()])[:3] \
         == ([], [], [])
 
 

@@ -75,8 +75,10 @@ def ensure_typings(out=sys.stdout):
                 return
     except OSError:
         pass
-    if os.path.isdir(TYPINGS):
-        shutil.rmtree(TYPINGS)
+    # Built beside and swapped in, so a concurrent check never sees half a folder.
+    tmp = "%s.tmp-%d" % (TYPINGS, os.getpid())
+    if os.path.isdir(tmp):
+        shutil.rmtree(tmp)
     for dist in STUB_DISTS:
         d = md.distribution(dist)
         for f in d.files or ():
@@ -85,11 +87,11 @@ def ensure_typings(out=sys.stdout):
                 continue
             if not (rel.endswith(".pyi") or rel.endswith("VERSIONS")):
                 continue
-            dst = os.path.join(TYPINGS, rel)
+            dst = os.path.join(tmp, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(str(d.locate_file(f)), dst)
     for rel, old, new, _why in STUB_FIXES:
-        path = os.path.join(TYPINGS, rel)
+        path = os.path.join(tmp, rel)
         with open(path) as f:
             text = f.read()
         if old not in text:
@@ -97,9 +99,15 @@ def ensure_typings(out=sys.stdout):
                              % (rel, old.strip()))
         with open(path, "w") as f:
             f.write(text.replace(old, new))
-    _install_board()
-    with open(stamp_path, "w") as f:
+    with open(os.path.join(tmp, ".stamp"), "w") as f:
         f.write(want)
+    old_dir = "%s.old-%d" % (TYPINGS, os.getpid())
+    if os.path.isdir(TYPINGS):
+        os.rename(TYPINGS, old_dir)
+    os.rename(tmp, TYPINGS)
+    if os.path.isdir(old_dir):
+        shutil.rmtree(old_dir)
+    _install_board()
     out.write("typings/: %s, %d stub fixes\n" % (_stamp(), len(STUB_FIXES)))
 
 

@@ -1,0 +1,46 @@
+"""`make check` inside `make test`: the firmware type-checks against the ESP32 stubs,
+ruff is clean, the house rules hold. Offline: the stubs come from the venv, pyright's
+JavaScript from its wheel (node from the machine)."""
+import ast
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(ROOT, "tools")
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+import check  # noqa: E402
+
+
+def test_make_check_is_clean():
+    res = subprocess.run([sys.executable, os.path.join(TOOLS, "check.py")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout[-6000:] + res.stderr[-2000:]
+    assert "pyright" in res.stdout and "0 errors" in res.stdout
+
+
+def house(rel, src):
+    v = check._House(rel, src)
+    v.visit(ast.parse(src))
+    return v.problems
+
+
+def test_house_rules_catch_what_the_device_cannot_run():
+    assert house("firmware/x.py", "assert x\n")
+    assert house("firmware/x.py", "import typing\n")
+    assert house("firmware/x.py", "from dataclasses import dataclass\n")
+    assert house("firmware/x.py", "y = f'{x=}'\n")
+    assert house("firmware/x.py", "y = [z for x in a if (z := x)]\n")
+    assert house("firmware/core/x.py", "import time\n")
+    assert house("firmware/core/x.py", "from machine import Pin\n")
+    assert not house("firmware/ui/x.py", "import time\ny = f'{x}={y}'\nz = {'a': 1}\n")
+    assert not house("firmware/core/x.py", "from core import dice\n")
+
+
+def test_stub_fixes_still_apply_to_the_pinned_stubs():
+    check.ensure_typings()
+    for rel, _old, new, _why in check.STUB_FIXES:
+        with open(os.path.join(check.TYPINGS, rel)) as f:
+            assert new in f.read(), rel
