@@ -3,7 +3,8 @@
 Run as a child process (MicroPython unix port or CPython) from the repository root:
 
     micropython host_tests/cut_driver.py cut ROOT FS JOURNAL SEED KIND
-    micropython -X heapsize=64k host_tests/cut_driver.py soak ROOT FS EVENTS SEED EVERY
+    micropython -X heapsize=N host_tests/cut_driver.py soak ROOT FS EVENTS SEED EVERY \
+        [BUDGET LIB]
 
 `cut`: boots the App on the folder FS; if the menu offers CONTINUE, resumes and logs
 the restored game; plays it on a little, then starts new games of KIND (1 Shake Up,
@@ -21,7 +22,10 @@ loses nothing already logged:
     X message                 a check failed (then exit 3)
 
 `soak`: EVENTS random button and shake events; every EVERY events prints
-`M events mem_alloc` after gc.collect(); any exception is fatal (exit 1).
+`M events mem_alloc screen` after gc.collect(); any exception is fatal (exit 1).
+With BUDGET (bytes) the simulator and this driver load first, then all heap but BUDGET
+is fenced off, so the firmware (from LIB, a tools/build.py output with board.mpy, as
+deployed) runs in exactly BUDGET bytes.
 Portable: no os.path, no f-strings, no `random`.
 """
 import gc
@@ -61,18 +65,47 @@ def _hex(b):
     return "".join("%02x" % x for x in b)
 
 
-def setup(root):
-    for p in ("/firmware", "/tools/sim"):
-        if root + p not in sys.path:
-            sys.path.insert(0, root + p)
-    sys.path.insert(0, root + "/boards")
-    board = __import__("sim")
-    sys.path.pop(0)
-    sys.modules["board"] = board
+def _no_log(c, args):
+    pass
+
+
+def setup(root, lib=""):
+    for p in (lib or root + "/firmware", root + "/tools/sim"):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    if lib:
+        import board
+    else:
+        sys.path.insert(0, root + "/boards")
+        board = __import__("sim")
+        sys.path.pop(0)
+        sys.modules["board"] = board
     import machine
-    if hasattr(machine.SIM, "configure"):
-        machine.SIM.configure(board)
-    return board, machine.SIM
+    sim = machine.SIM
+    if hasattr(sim, "configure"):
+        sim.configure(board)
+    sim.log_i2c = False  # the bus log holds frames: no place for it in a small heap
+    if sim.oled is not None and hasattr(sim.oled, "_log"):
+        sim.oled._log = _no_log  # nor for the panel model's command log
+    return board, sim
+
+
+_ballast = []
+
+
+def fence(budget):
+    """Hold all free heap but budget bytes in one block (the firmware's share)."""
+    gc.collect()
+    size = 1 << 20
+    while size >= 256:
+        spare = gc.mem_free() - budget
+        if spare < 256:
+            break
+        try:
+            _ballast.append(bytearray(min(size, spare - 64)))
+        except MemoryError:  # free heap comes in pieces: take smaller ones
+            size >>= 1
+    gc.collect()
 
 
 def current_game(app):
@@ -278,8 +311,14 @@ def cut(root, fs, journal, seed, kind):
         kind = 3 - kind
 
 
-def soak(root, fs, events, seed, every):
-    board, sim = setup(root)
+# Button per draw 0..19 for the soak: OK 8, NEXT 5, PREV 5, BACK 2.
+_SOAK_BUTTONS = bytes((2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 3, 3))
+
+
+def soak(root, fs, events, seed, every, budget=0, lib=""):
+    board, sim = setup(root, lib)
+    if budget:
+        fence(budget)
     from app import App
     rng = Rng(seed)
     app = App(board, fs_root=fs, source=Rng(seed ^ 0x77))
@@ -288,23 +327,26 @@ def soak(root, fs, events, seed, every):
     shaking = False
     gc.collect()
     for i in range(events):
-        x = rng.below(16)
-        if x < 8:
-            b = x & 3
+        x = rng.below(32)
+        if x < 20:
+            # toggle a button: mostly OK / NEXT / PREV, BACK now and then (it leaves
+            # a game for the menu, where OK mostly continues it)
+            b = _SOAK_BUTTONS[x]
             down[b] = not down[b]
             if down[b]:
                 sim.press(BUTTONS[b])
             else:
                 sim.release(BUTTONS[b])
-        elif x < 10:
+        elif x < 26:
             shaking = not shaking
             sim.shake(shaking)
-        elif x < 12:
+        elif x < 28:
             # a burst of bounce on one button within a frame or two
             b = rng.below(4)
             for _ in range(3):
                 sim.press(BUTTONS[b])
                 sim.release(BUTTONS[b])
+            down[b] = False
         # else: no input, just time passing
         for _ in range(1 + rng.below(4)):
             app.step(now)
@@ -312,9 +354,6 @@ def soak(root, fs, events, seed, every):
         if rng.below(50) == 0:
             now += 200 + rng.below(3000)  # idle a while (dim, sometimes off)
         if i % every == 0:
-            log = getattr(sim, "i2c_log", None)
-            if isinstance(log, list):
-                del log[:]
             gc.collect()
             sys.stdout.write("M %d %d %s\n" % (i, gc.mem_alloc() if hasattr(gc, "mem_alloc")
                                                 else 0, getattr(app.screen, "NAME", "?")))
@@ -326,7 +365,8 @@ def main(argv):
     if mode == "cut":
         cut(argv[1], argv[2], argv[3], int(argv[4]), int(argv[5]))
     elif mode == "soak":
-        soak(argv[1], argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+        soak(argv[1], argv[2], int(argv[3]), int(argv[4]), int(argv[5]),
+             int(argv[6]) if len(argv) > 6 else 0, argv[7] if len(argv) > 7 else "")
     else:
         raise ValueError("mode: cut or soak")
 

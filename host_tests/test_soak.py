@@ -1,0 +1,106 @@
+"""Soak: 100,000 random button and shake events on the firmware as deployed (.mpy from
+tools/build.py) under the MicroPython unix port with a small heap: no exception, and the
+heap in use after gc.collect() does not grow over the run.
+
+host_tests/cut_driver.py (mode soak) prints `M events mem_alloc screen` every EVERY
+events. Heap use depends on the screen (a Frenzy game holds more than the menu) and,
+the collector being conservative, on stale words on the stack, so the trend is judged
+per screen on floors: after a warm-up (the first 20%: every screen and game module
+loads once), the lowest figure on a screen in the last 40% of the run may not exceed
+its lowest in the 40% before by more than TOLERANCE. A leak raises every floor; a
+screen that is merely busier, or a stale pointer, does not. (The run finishing in a
+small heap at all bounds any leak to well under a byte per event.)
+
+The heap is the simulator's share (its models and this driver, ~56 KB) plus the
+firmware's; PD_SOAK_HEAP overrides it. Events: PD_SOAK_EVENTS.
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, micropython_bin
+
+HEAP = os.environ.get("PD_SOAK_HEAP", "288k")
+EVENTS = int(os.environ.get("PD_SOAK_EVENTS", "100000"))
+TOLERANCE = 3072
+
+
+def _build(tmp_path):
+    out = str(tmp_path / "build")
+    subprocess.run([sys.executable, "tools/build.py", "--board", "sim", "--out", out,
+                    "--quiet"], cwd=ROOT, check=True, timeout=300)
+    return os.path.join(out, "sim")
+
+
+def soak(tmp_path, events, seed, every):
+    mp = micropython_bin()
+    if not os.path.exists(mp):
+        pytest.skip("no MicroPython unix port")
+    lib = _build(tmp_path)
+    fs = str(tmp_path / "fs")
+    os.makedirs(fs)
+    p = subprocess.run([mp, "-X", "heapsize=" + HEAP, "host_tests/cut_driver.py", "soak",
+                        ROOT, fs, str(events), str(seed), str(every), "0", lib],
+                       cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    lines = p.stdout.split("\n")
+    assert "DONE %d" % events in lines, p.stdout[-2000:]
+    samples = []
+    for ln in lines:
+        if ln.startswith("M "):
+            _, i, alloc, name = ln.split(" ")
+            samples.append((int(i), int(alloc), name))
+    assert len(samples) >= events // every
+    return samples
+
+
+MIN_SAMPLES = 8   # a floor from fewer samples of a screen is too noisy to judge
+
+
+def floors(samples, events):
+    """{screen: (floor in 20-60% of the run, floor in 60-100%)}."""
+    first = {}
+    second = {}
+    for i, alloc, name in samples:
+        if i < events // 5:
+            continue
+        d = first if i < events * 3 // 5 else second
+        d.setdefault(name, []).append(alloc)
+    out = {}
+    for name in first:
+        if name in second and min(len(first[name]), len(second[name])) >= MIN_SAMPLES:
+            out[name] = (min(first[name]), min(second[name]))
+    return out
+
+
+def check_no_growth(samples, events):
+    fl = floors(samples, events)
+    assert fl, "no screen was sampled in both halves"
+    grown = {n: v for n, v in fl.items() if v[1] - v[0] > TOLERANCE}
+    assert not grown, "heap floor grew: %r" % grown
+    return fl
+
+
+def test_floors_catch_a_leak():
+    # The trend check itself: a steady 100 bytes per sample on every screen fails it,
+    # screen-to-screen differences do not.
+    names = ("menu", "shakeup", "frenzy")
+    flat = [(i * 100, 60000 + 9000 * (i % 3), names[i % 3]) for i in range(1000)]
+    check_no_growth(flat, 100000)
+    leak = [(i * 100, 60000 + 9000 * (i % 3) + 100 * i, names[i % 3]) for i in range(1000)]
+    with pytest.raises(AssertionError):
+        check_no_growth(leak, 100000)
+
+
+@pytest.mark.slow
+def test_soak_100k_events(tmp_path):
+    samples = soak(tmp_path, EVENTS, 2024, 100)
+    fl = check_no_growth(samples, EVENTS)
+    print("soak %d events, heap %s: floors %r" % (EVENTS, HEAP, fl))
+
+
+def test_soak_quick(tmp_path):
+    samples = soak(tmp_path, 20000, 7, 50)
+    check_no_growth(samples, 20000)
