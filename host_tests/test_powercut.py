@@ -137,3 +137,46 @@ def test_power_cuts_200_games(tmp_path):
 def test_power_cuts_quick(tmp_path):
     episodes, restored, secs = run_cuts(tmp_path, 50, seed=7)
     assert restored >= 20
+
+
+def _count_writes(app):
+    """Count real file writes (store.writes grows) per file on app.store."""
+    import store
+    st = app.store
+    real = st._save
+    c = {"game": 0, "other": 0}
+
+    def _save(name, ftype, payload):
+        before = st.writes
+        ok = real(name, ftype, payload)
+        if st.writes > before:
+            c["game" if name == store.GAME else "other"] += 1
+        return ok
+    st._save = _save
+    return c
+
+
+@pytest.mark.parametrize("kind,players", [(1, 2), (1, 4), (2, 1), (2, 2), (2, 4)])
+def test_writes_per_game(kind, players):
+    """A whole game writes its save about once per decision (the figure for the
+    README), never in frames without input, and the stats once at the end."""
+    import ui_rig
+    import test_ui_frenzy as tfz
+    import test_ui_shakeup as tsu
+    r = ui_rig.Rig("writes", seed=players + 10 * kind)
+    if kind == 1:
+        tsu.start_game(r, players)
+        p = tsu.Pilot(r, 5)
+    else:
+        tfz.start_game(r, players, 0)
+        p = tfz.Pilot(r, 5)
+    c = _count_writes(r.app)
+    # Frames without input write nothing, whatever the screen does meanwhile.
+    r.wait(20000)
+    assert c == {"game": 0, "other": 0}
+    p.play()
+    print("writes per game: kind %d, %d players: %d decisions, %d saves, %d other"
+          % (kind, players, p.decisions, c["game"], c["other"]))
+    assert c["other"] == 1                       # the stats, once
+    assert 0 < c["game"] <= 2 * p.decisions      # bounded by the decisions made
+    ui_rig._rmtree(r.root)
