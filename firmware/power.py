@@ -7,8 +7,10 @@ acts on the level: `drive_display()` dims or blanks the panel, `nap()` light-sle
 between frames while the display is off, and `deep_sleep()` (after the game is saved)
 powers down until a button wakes the board, which then boots into Continue.
 
-`Battery(adc, ratio)` turns ADC readings of a LiPo cell (through a divider of `ratio`)
-into a percent and a `low` flag with hysteresis; `mv_to_percent()` is the pure part.
+`Battery(source)` turns readings of a LiPo cell (the board's hal battery, or an ADC
+behind a divider) into a percent on the cell's discharge curve and a `low` flag with
+hysteresis; `update(now_ms)` says when it has just gone low (warn; the game is saved
+after every decision anyway). `mv_to_percent()` is the pure part.
 """
 try:
     from micropython import const
@@ -188,11 +190,13 @@ def adc_to_mv(adc, ratio):
 
 
 class Battery:
-    """Battery level from an ADC, averaged, sampled every period_ms; `low` turns on
-    at low_pct and off again only above ok_pct (no flicker around the threshold)."""
+    """Battery level, averaged, sampled every period_ms; `low` turns on at low_pct and
+    off again only above ok_pct (no flicker around the threshold). `source` is the
+    board's battery (hal.devices: has millivolts()) or an ADC on the divided pin
+    (read_uv()/read_u16(), divider `ratio`)."""
 
-    def __init__(self, adc, ratio=2.0, period_ms=10000, low_pct=10, ok_pct=15):
-        self.adc = adc
+    def __init__(self, source, ratio=2.0, period_ms=10000, low_pct=10, ok_pct=15):
+        self.source = source
         self.ratio = ratio
         self.period_ms = period_ms
         self.low_pct = low_pct
@@ -203,12 +207,18 @@ class Battery:
         self.pct = 100
         self.sample()
 
+    def _read_mv(self):
+        src = self.source
+        if hasattr(src, "millivolts"):
+            return src.millivolts()
+        return adc_to_mv(src, self.ratio)
+
     def sample(self):
         """Read the ADC (4 samples averaged, smoothed 1/4 into the running value)."""
         try:
             s = 0
             for _ in range(4):
-                s += adc_to_mv(self.adc, self.ratio)
+                s += self._read_mv()
             mv = s // 4
         except (OSError, ValueError):
             return

@@ -405,3 +405,23 @@ def test_crash_logs_and_restarts_into_continue():
     names = os.listdir(root)
     assert "restart.dat" not in names and "crash.log" in names
     ui_rig._rmtree(root)
+
+
+def test_battery_pin_in_the_profile_gives_level_and_low_warning():
+    import power
+    root = ui_rig.tmpdir("batt")
+    board = _board(BATTERY={"pin": 35, "divider_x100": 200})
+    app = _app(board, root, lambda sim: sim.adc_uv.__setitem__(35, 1950000))
+    assert app.dev.battery is not None
+    b = power.Battery(app.dev.battery, period_ms=10000)
+    assert b.mv == 3900 and b.percent() == 62 and not b.low
+    c = _Clock(app)
+    c.wait(1500)
+    assert app.screen.NAME == "menu" and app.screen.batt  # the level in the menu
+    _sim().adc_uv[35] = 1770000    # 3.54 V: nearly flat
+    went = 0
+    for _ in range(60):
+        c.wait(1000)
+        went += b.update(c.t)
+    assert b.low and went == 1
+    ui_rig._rmtree(root)

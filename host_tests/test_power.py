@@ -327,3 +327,26 @@ def test_drive_display_revives_a_dead_panel_once_a_second():
     for t in range(t, t + 3000, 33):
         p.drive_display(d, p.level(t), 207)
     assert d.inits == n and d.shows == 1
+
+
+class _HalBattery:
+    """hal.devices.Battery's interface: millivolts() of the cell."""
+
+    def __init__(self, mv):
+        self.mv = mv
+
+    def millivolts(self):
+        return self.mv
+
+
+def test_battery_over_the_boards_battery():
+    hb = _HalBattery(3900)
+    b = power.Battery(hb, period_ms=1000)
+    assert b.percent() == 62 and not b.low
+    hb.mv = 3550
+    t = 0
+    lows = 0
+    for _ in range(40):
+        t += 1000
+        lows += b.update(t)
+    assert b.low and lows == 1 and b.percent() <= 5
