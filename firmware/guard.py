@@ -16,7 +16,8 @@ code (a hash of the traceback, so the same bug gives the same code) and resets t
 board. `boot()` reads and removes the mark: after a crash, a watchdog reset or a wake
 from deep sleep the app resumes the saved game. A game that crashes again within
 30 s of each of MAX_TRIES resumes comes up in the menu instead, so a bad save cannot
-trap the device in a restart loop.
+trap the device in a restart loop; after GIVE_UP quick crashes in a row (say, the
+display is gone at boot) it stops resetting and leaves the REPL to mpremote.
 """
 import sys
 
@@ -41,6 +42,7 @@ LOG = "crash.log"
 OLD = "crash.old"
 MARK = "restart.dat"
 MAX_TRIES = const(3)
+GIVE_UP = const(6)
 _QUICK_MS = const(30000)     # a crash this soon after boot counts as a repeat
 _LOG_CAP = const(2048)
 
@@ -153,16 +155,20 @@ def mark_restart(root="/"):
     return n
 
 
-def show_restart(display, code):
+def show_restart(display, code, line="Restarting..."):
     """Draw the restarting screen with the error code; ignores a dead panel."""
     if display is None:
         return
+    try:
+        display.sleep(False)    # the crash may have come while the panel was off
+    except Exception:
+        pass
     try:
         fb = display.fb
         fb.fill(0)
         fb.rect(0, 0, 128, 64, 1)
         fb.text("Oops!", 44, 10, 1)
-        fb.text("Restarting...", 12, 26, 1)
+        fb.text(line, 64 - len(line) * 4, 26, 1)
         fb.text(code, 64 - len(code) * 4, 44, 1)
         display.show()
     except Exception:
@@ -173,7 +179,9 @@ def crashed(exc, root="/", display=None, wait_ms=2500, reset=True):
     """The uncaught-exception path: log, mark, show, wait, reset. Returns the code
     when reset is False (tests, the simulator)."""
     code = crash_log(root, exc)
-    mark_restart(root)
+    if mark_restart(root) > GIVE_UP:
+        show_restart(display, code, "Stopped")
+        return code             # main.py ends: the REPL is there for a look
     show_restart(display, code)
     try:
         import time

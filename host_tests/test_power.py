@@ -350,3 +350,22 @@ def test_battery_over_the_boards_battery():
         t += 1000
         lows += b.update(t)
     assert b.low and lows == 1 and b.percent() <= 5
+
+
+def test_crash_loop_stops_resetting():
+    root = _fresh()
+    d = _Disp()
+    n = 0
+    resets = []
+    while n < 20:
+        guard.boot(root)
+        try:
+            _boom(0)
+        except ValueError as e:
+            code = guard.crashed(e, root, d, wait_ms=0, reset=False)
+        n += 1
+        if "Stopped" in d.fb.texts:
+            break
+        resets.append(n)
+    assert resets == list(range(1, guard.GIVE_UP + 1)) and code in d.fb.texts
+    _rmtree(root)
