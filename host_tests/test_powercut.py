@@ -8,8 +8,11 @@ the last verified state, or one whose save had begun when the power went (a P af
 the last C): the rename is the commit point, so nothing in between can appear. A
 finished game (F) may be gone. The kill times are drawn from a seeded generator.
 
-Also: a cut at every stage inside a save (in-process), and Continue showing the same
-screen as before the restart.
+A cut at every step inside a save is tested in-process in test_store.py, Continue
+showing the same screen in test_ui_app.py. Here also: saves per whole game (the
+README's figure) and no writes in frames without input.
+Command: .venv/bin/python -m pytest -c host_tests/pytest.ini host_tests/test_powercut.py
+(PD_CUT_GAMES=N changes the 200 of the slow test).
 """
 import os
 import random

@@ -361,3 +361,127 @@ def test_largest_screen_state_round_trips():
     assert Store(root).save_game(2, blob, ui)
     assert Store(root).load_game() == (2, blob, ui)
     _rmtree(root)
+
+
+class _Cut(BaseException):
+    """The power goes: nothing after this point runs (not caught as an Exception)."""
+
+
+class _CutFile:
+    def __init__(self, f, plan):
+        self.f = f
+        self.plan = plan
+
+    def write(self, data):
+        if self.plan.at("write-half"):
+            self.f.write(data[:len(data) // 2])
+            raise _Cut()
+        n = self.f.write(data)
+        self.plan.at("written", True)
+        return n
+
+    def close(self):
+        self.f.close()
+        self.plan.at("closed", True)
+
+
+class _Plan:
+    """Cuts the power at the n-th step of a save (counting every step seen)."""
+
+    def __init__(self, n):
+        self.n = n
+        self.seen = 0
+
+    def at(self, step, after=False):
+        self.seen += 1
+        if self.seen == self.n:
+            if after:
+                raise _Cut()
+            return True
+        return False
+
+
+class _CutOs:
+    """os for store.py with cut points; fat=True: rename cannot replace a file."""
+
+    def __init__(self, plan, fat=False):
+        self.plan = plan
+        self.fat = fat
+
+    def stat(self, p):
+        return os.stat(p)
+
+    def mkdir(self, p):
+        return os.mkdir(p)
+
+    def remove(self, p):
+        os.remove(p)
+        self.plan.at("removed", True)
+
+    def rename(self, a, b):
+        if self.fat:
+            try:
+                os.stat(b)
+                raise OSError(17)  # EEXIST
+            except OSError as e:
+                if e.args and e.args[0] == 17:
+                    raise
+        os.rename(a, b)
+        self.plan.at("renamed", True)
+
+
+def _cut_save_at_every_step(fat):
+    root = _fresh()
+    old = b"old-state-" * 8
+    new = b"NEW-STATE-" * 9
+    Store(root).save_game(1, old, b"\x01")
+    real_open = open
+    real_os = store.os
+    n = 1
+    outcomes = {}
+    while True:
+        plan = _Plan(n)
+        store.os = _CutOs(plan, fat)
+        store.open = lambda p, m="r": _CutFile(real_open(p, m), plan) if "w" in m \
+            else real_open(p, m)
+        s = Store(root)  # (cleans up before the save: no cut points in there)
+        cut = False
+        try:
+            s.save_game(1, new, b"\x02")
+        except _Cut:
+            cut = True
+        finally:
+            store.os = real_os
+            del store.open
+        # Power back: boot and Continue.
+        t = Store(root)
+        got = t.load_game()
+        assert t.problem is None, (n, t.problem)
+        assert got in ((1, old, b"\x01"), (1, new, b"\x02")), (n, got)
+        assert _files(root) == ["game.sav"], (n, _files(root))
+        outcomes[n] = got[1] == new
+        if not cut:
+            break
+        # Put the old save back for the next cut point.
+        _wipe(root)
+        Store(root).save_game(1, old, b"\x01")
+        n += 1
+    _rmtree(root)
+    return outcomes
+
+
+def test_cut_at_every_step_of_a_save():
+    out = _cut_save_at_every_step(False)
+    steps = sorted(out)
+    # Before the rename the old save stands; from the rename on, the new one.
+    assert [out[k] for k in steps] == [False] * (len(steps) - 2) + [True, True], out
+    assert len(steps) >= 4
+
+
+def test_cut_at_every_step_of_a_save_without_atomic_rename():
+    out = _cut_save_at_every_step(True)
+    # The cut between removing the old file and renaming the new one leaves only
+    # game.sav.tmp: the next boot promotes it, so the new save wins there too.
+    steps = sorted(out)
+    assert out[steps[-1]] and out[steps[-2]] and out[steps[-3]], out
+    assert not out[steps[0]]
