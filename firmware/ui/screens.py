@@ -195,7 +195,7 @@ class Menu(Screen):
         gfx.banner(fb, "POCKET DICE", 0)
         if self.batt:
             gfx.right(fb, self.batt, 127, 3, 0)
-        y = 15
+        y = 17  # each item within one 8-pixel page: a cursor move sends 2 pages
         for i in range(len(self.items)):
             if i == self.cur:
                 gfx.arrow(fb, 4, y)
