@@ -12,7 +12,10 @@ FS ?= .sim
 QUICK ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: help venv sim test test-fast bench build deploy image flash repl check screenshots clean
+emuboard: $(STAMP)
+	$(VPY) tools/emuboard.py --image build/emuboard.img
+
+.PHONY: emuboard help venv sim test test-fast bench build deploy image flash repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=64k] [PY=cpython] [WINDOW=1] [BOARD=sim]  play on this computer"
@@ -59,7 +62,7 @@ check: $(STAMP)
 	$(VPY) tools/check.py
 
 screenshots: $(STAMP)
-	$(VPY) tools/screens.py --out screenshots
+	$(VPY) tools/screens.py --out tools/screenshots
 
 clean:
-	rm -rf build .pytest_cache .hypothesis
+	rm -rf build typings .pytest_cache .hypothesis
