@@ -12,9 +12,6 @@ FS ?= .sim
 QUICK ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-emuboard: $(STAMP)
-	$(VPY) tools/emuboard.py --image build/emuboard.img
-
 .PHONY: emuboard help venv sim test test-fast bench build deploy image flash repl check screenshots clean
 
 help:
@@ -22,6 +19,7 @@ help:
 	@echo "make test                        every test (CPython + MicroPython unix port)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> bench/results.md"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...]   put it on a board"
+	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
 
 venv: $(STAMP)
@@ -66,3 +64,6 @@ screenshots: $(STAMP)
 
 clean:
 	rm -rf build typings .pytest_cache .hypothesis
+
+emuboard: $(STAMP)
+	$(VPY) tools/emuboard.py --image build/emuboard.img
