@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 help:
 	@echo "make sim [HEAP=64k] [PY=cpython] [WINDOW=1] [BOARD=sim]  play on this computer"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
-	@echo "make bench [QUICK=1]             memory and speed figures -> bench/results.md"
+	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...]   put it on a board"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
