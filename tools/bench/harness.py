@@ -548,9 +548,8 @@ BOOT_ORDER = ("guard", "store", "power", "ui.gfx", "ui.font", "ui.screens", "ui.
               "hal.events", "hal.display", "hal.buttons", "hal.buzzer", "hal.shake",
               "hal.rng", "hal.devices", "core.dice", "app",
               "core.shakeup", "ui.shakeup_screen",
-              "core.frenzy_score", "core.frenzy_load", "core.frenzy", "core.odds",
-              "ui.frenzy_draw", "ui.frenzy_screen",
-              "ui.settings", "ui.howto", "ui.stats")
+              "core.frenzy_score", "core.frenzy", "core.odds", "ui.frenzy_screen",
+              "ui.frenzy_draw", "core.frenzy_load", "ui.settings", "ui.howto", "ui.stats")
 
 
 class Imports:
