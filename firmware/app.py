@@ -116,6 +116,8 @@ class App:
         self._disp_retry = 0
         self.level = 0
         self.power = _power.Power(self.settings) if _power is not None else None
+        bat = getattr(devices, "battery", None)  # low-battery watch (power.Battery)
+        self.battery = _power.Battery(bat) if bat is not None and _power is not None else None
         self._blank = screens.Screen(self)  # stands in while screens change
         self.screen = self._blank
         self._menu = None
@@ -311,6 +313,9 @@ class App:
         if n and pw is not None:
             if pw.activity(now_ms) >= _OFF:
                 n = 0  # this press only woke the display
+                bt = getattr(dev, "buttons", None)
+                if bt is not None:
+                    bt.ignore_held()  # held on, it stays silent (no repeat) until let go
         scr = self.screen
         if n:
             buf = q.buf
@@ -363,6 +368,9 @@ class App:
         if pw is not None:
             self.level = lv = pw.level(now_ms)
             pw.drive_display(self.display, lv, self.settings[store.S_CONTRAST])
+        bat = self.battery
+        if bat is not None and bat.update(now_ms):
+            self.say("BATTERY LOW", "GAME IS SAVED")  # saved after every decision
 
     def _draw_notice(self, fb):
         from ui import gfx

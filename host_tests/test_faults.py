@@ -293,6 +293,36 @@ def test_press_that_wakes_the_dark_display_only_wakes_it():
     ui_rig._rmtree(root)
 
 
+def test_holding_the_wake_button_does_not_repeat():
+    root = ui_rig.tmpdir("wakehold")
+    app = _app(_board(), root)
+    c = _Clock(app)
+    c.wait(1500)
+    m = app.screen
+    c.wait(125000)
+    assert app.level == 2
+    sim = _sim()
+    sim.press("NEXT")
+    for _ in range(1500 // 33):                      # held well past auto-repeat
+        c.step()
+        assert m.cur == 0
+    sim.release("NEXT")
+    c.step(3)
+    assert app.level == 0 and m.cur == 0
+    sim.press("NEXT")                                # awake, a hold repeats as ever
+    moves = 0
+    last = m.cur
+    for _ in range(1500 // 33):
+        c.step()
+        if m.cur != last:
+            moves += 1
+            last = m.cur
+    sim.release("NEXT")
+    c.step(3)
+    assert moves >= 3
+    ui_rig._rmtree(root)
+
+
 class _Stop(Exception):
     pass
 
@@ -424,4 +454,24 @@ def test_battery_pin_in_the_profile_gives_level_and_low_warning():
         c.wait(1000)
         went += b.update(c.t)
     assert b.low and went == 1
+    # The app's own watch warns once, in any screen.
+    assert app.battery is not None and app.battery.low
+    ui_rig._rmtree(root)
+
+
+def test_app_warns_once_when_the_battery_runs_low():
+    root = ui_rig.tmpdir("battlow")
+    board = _board(BATTERY={"pin": 35, "divider_x100": 200})
+    app = _app(board, root, lambda sim: sim.adc_uv.__setitem__(35, 1950000))
+    c = _Clock(app)
+    c.wait(1500)
+    assert app.notice is None
+    _sim().adc_uv[35] = 1770000
+    seen = 0
+    for _ in range(120):
+        c.wait(1000)
+        if app.notice == "BATTERY LOW":
+            seen += 1
+    assert 1 <= seen <= 3                  # one notice (~2.5 s), not a nag
+    assert app.battery.low
     ui_rig._rmtree(root)
