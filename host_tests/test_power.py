@@ -369,3 +369,19 @@ def test_crash_loop_stops_resetting():
         resets.append(n)
     assert resets == list(range(1, guard.GIVE_UP + 1)) and code in d.fb.texts
     _rmtree(root)
+
+
+def test_every_board_has_a_button_that_wakes_it():
+    import sys
+    sys.path.insert(0, "boards")
+    try:
+        for name in ("esp32_devkit", "heltec_wifi_kit_32_v2", "heltec_wifi_kit_32_v3",
+                     "lolin32_oled"):
+            b = __import__(name)
+            pins = []
+            for k in ("OK", "PREV", "NEXT", "BACK"):
+                v = b.BUTTONS.get(k)
+                pins.append(v[0] if v else None)
+            assert power.wake_pin(pins, b.CHIP) is not None, name
+    finally:
+        sys.path.pop(0)
