@@ -475,3 +475,44 @@ def test_app_warns_once_when_the_battery_runs_low():
     assert 1 <= seen <= 3                  # one notice (~2.5 s), not a nag
     assert app.battery.low
     ui_rig._rmtree(root)
+
+
+def _menu_after_boot(root):
+    app = _app(_board(), root)
+    c = _Clock(app)
+    c.wait(1500)
+    return app, c
+
+
+def test_damaged_save_at_boot_gives_message_and_clean_menu():
+    for data in (b"", b"PDG\x01\x05\x00abc", b"\xff" * 5000):
+        root = ui_rig.tmpdir("badsave")
+        f = open(root + "/game.sav", "wb")
+        f.write(data)
+        f.close()
+        app, c = _menu_after_boot(root)
+        m = app.screen
+        assert m.NAME == "menu" and "CONTINUE" not in m.items
+        assert app.notice == "Saved game was damaged"
+        assert sorted(os.listdir(root)) == ["game.sav.bad"]
+        c.wait(3000)
+        assert app.notice is None           # the notice goes, the menu stays
+        ui_rig._rmtree(root)
+
+
+def test_save_the_core_cannot_restore_goes_to_bad_and_menu():
+    root = ui_rig.tmpdir("badblob")
+    store.Store(root).save_game(1, b"\x09not a game", b"\x01")
+    app, c = _menu_after_boot(root)
+    m = app.screen
+    assert m.items[0] == "CONTINUE"         # its checksum is fine...
+    m.cur = 0
+    _sim().press("OK")
+    c.step(3)
+    _sim().release("OK")
+    c.step(3)
+    assert app.screen.NAME == "menu"        # ...but the core refuses it
+    assert "CONTINUE" not in app.screen.items
+    assert app.notice == "Saved game was damaged"
+    assert "game.sav.bad" in os.listdir(root)
+    ui_rig._rmtree(root)
