@@ -457,3 +457,274 @@ def test_fz_tie_rounds_equal_the_reference():
     ties = _compare(range(40), lambda s: 2 + s % 3, lambda s: 300, lambda s: s % 2,
                     10000)
     assert ties >= 3, ties
+
+
+# ============================================================================
+# Shake Up: a reference written from RULES.md section 1, played beside the engine
+# ============================================================================
+
+def _su_ref_class(d):
+    vals = sorted(d)
+    mult = {}
+    for v in vals:
+        mult[v] = mult.get(v, 0) + 1
+    distinct = sorted(mult)
+    if 4 in mult.values() or distinct in ([1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6]):
+        return "BIG"
+    run3 = False
+    for a in range(1, 5):
+        if a in mult and a + 1 in mult and a + 2 in mult:
+            run3 = True
+    if 3 in mult.values() or run3 or sorted(mult.values()) == [2, 2]:
+        return "MOVE"
+    if 2 in mult.values():
+        return "PAIR"
+    return "NONE"
+
+
+def _su_ref_movable(p, spots):
+    # p: list of 5 positions (4 = SAFE). A pawn on L may move up if 2+ share L, or L
+    # is the lowest level holding a non-SAFE pawn and that pawn is alone there;
+    # with spots, not onto a full level 2 (4) or 3 (3).
+    out = []
+    low = min([x for x in p if x < 4] or [4])
+    for lv in (1, 2, 3):
+        n = p.count(lv)
+        if not n or not (n >= 2 or lv == low):
+            continue
+        if spots and ((lv == 1 and p.count(2) >= 4) or (lv == 2 and p.count(3) >= 3)):
+            continue
+        out.append(lv)
+    return out
+
+
+class _SuPolicy:
+    def __init__(self, seed):
+        self.src = Seeded(seed)
+
+    def pick(self, n):
+        lim = 256 - 256 % n
+        while True:
+            b = self.src(1)[0]
+            if b < lim:
+                return b % n
+
+
+def _su_ref_game(players, spots, seed):
+    """Returns the list of (player, dice, pawns) after every finished turn, and the winner."""
+    dice = Dice(Seeded(seed))
+    pol = _SuPolicy(seed + 7)
+    pawns = [[1] * 5 for _ in range(players)]
+    # who starts
+    inr = list(range(players))
+    while True:
+        rolls = [(s, dice.d6()) for s in inr]
+        top = max(v for _, v in rolls)
+        inr = [s for s, v in rolls if v == top]
+        if len(inr) == 1:
+            break
+    player = inr[0]
+    log = []
+    while True:
+        d = [dice.d6() for _ in range(4)]
+        held = 0
+        shakes = 1
+        while shakes < 3:
+            free = [i for i in range(4) if not held >> i & 1]
+            opts = [m for m in range(16) if m & held == held and m != 15]
+            k = pol.pick(len(opts) + 1)
+            if k == len(opts):
+                break  # stop
+            held = opts[k]
+            for i in free:
+                if not held >> i & 1:
+                    d[i] = dice.d6()
+            shakes += 1
+        cls = _su_ref_class(d)
+        me = pawns[player]
+        again = False
+        if cls in ("BIG", "MOVE"):
+            lv = _su_ref_movable(me, spots)
+            if lv:
+                lv = lv[pol.pick(len(lv))]
+                me[me.index(lv)] = lv + 1
+                if me.count(4) == 5:
+                    log.append((player, tuple(d), [tuple(sorted(p)) for p in pawns]))
+                    return log, player
+            if cls == "BIG":
+                targets = []
+                for s in range(players):
+                    if s != player:
+                        for t in (2, 3):
+                            if t in pawns[s]:
+                                targets.append((s, t))
+                if targets:
+                    k = pol.pick(len(targets) + 1)
+                    if k < len(targets):
+                        s, t = targets[k]
+                        pawns[s][pawns[s].index(t)] = 1
+                        again = shakes == 1  # penalize and pass after shake 2/3
+                    else:
+                        again = True  # declined (shake 1) or the extra turn (2/3)
+                else:
+                    again = True
+        elif cls == "NONE":
+            up = [x for x in me if 1 < x < 4]
+            if up:
+                me[me.index(max(up))] = 1
+        log.append((player, tuple(d), [tuple(sorted(p)) for p in pawns]))
+        if not again:
+            player = (player + 1) % players
+
+
+def _su_engine_game(players, spots, seed):
+    g = S.Game(players, spots, Dice(Seeded(seed)))
+    pol = _SuPolicy(seed + 7)
+    log = []
+    n = 0
+    while g.phase != S.OVER:
+        n += 1
+        assert n < 100000
+        ph = g.phase
+        seat = g.player
+        if ph == S.ROLLOFF or ph == S.SHAKE:
+            g.apply(S.ROLL)
+        else:
+            # CHOOSE: ROLL | mask by increasing mask, then STOP; MOVING: levels up;
+            # PENALTY: targets by seat and level, then SKIP or AGAIN.
+            lg = g.legal()
+            g.apply(lg[pol.pick(len(lg))])
+        if ph == S.ROLLOFF:
+            continue
+        done = False
+        for x in g.notes:
+            if x[0] == "turn" or x[0] == "win":
+                done = True
+        if done:
+            pw = []
+            for s in range(players):
+                p = []
+                for lv in (1, 2, 3, 4):
+                    p += [lv] * g.count(s, lv)
+                pw.append(tuple(p))
+            log.append((seat, tuple(g.dice), pw))
+    return log, g.winner
+
+
+def test_su_engine_equals_the_reference_over_whole_games():
+    # Section 1 as a whole: who starts, shakes and set-aside dice, the classes, the
+    # effects in their order, the 2-Pawn Rule (lowest occupied level), the spots
+    # option, penalties, another turn, passing, and the immediate win.
+    for seed in range(40):
+        players = 2 + seed % 3
+        spots = seed % 2 == 1
+        want, w = _su_ref_game(players, spots, seed)
+        got, w2 = _su_engine_game(players, spots, seed)
+        assert w == w2, (seed, w, w2)
+        assert len(got) == len(want), (seed, len(got), len(want))
+        for i in range(len(want)):
+            assert got[i] == want[i], (seed, i, got[i], want[i])
+
+
+# ============================================================================
+# Farkle Frenzy: sentences of RULES.md not covered elsewhere, by hand
+# ============================================================================
+
+def _play(g, script, face):
+    """script[seat] = list of steps (values, mask or None for a Farkle, 'c' or 's').
+    Returns the order in which (seat, step) rolls happened."""
+    order = []
+    r = g.round
+    g.apply(F.COMMON_ROLL, (face,))
+    while g.phase != F.PH_OVER and g.round == r:
+        ph = g.phase
+        e = script[g.player][g.step - 1]
+        if ph == F.PH_ROLL:
+            order.append((g.player, g.step))
+            g.apply(F.ROLL, e[0])
+        elif ph == F.PH_TAKE:
+            assert e[1] is not None, (g.player, g.step)
+            g.apply(F.TAKE | e[1])
+        elif ph == F.PH_DECIDE:
+            g.apply(F.STOP if e[2] == "s" else F.ROLL)
+        else:
+            raise AssertionError("phase %d" % ph)
+    return order
+
+
+def test_fz_a_farkle_in_the_fill_step_scores_nothing():
+    # "everyone else who was rolling in step k and neither farkled nor stopped is
+    # stopped with their running total": a Farkle in the fill's step is a Farkle,
+    # before or after the filler in the order of the step.
+    for sched in (RELAY, LOCKSTEP):
+        for filler in (0, 1):
+            g = Game(2, sched)
+            other = 1 - filler
+            script = [None, None]
+            script[filler] = [([1, 2, 3, 4, 6], 0x01, "c"), ([1, 1, 1, 5], 0x0F, "s")]
+            script[other] = [([5, 2, 3, 4, 6], 0x01, "c"), ([2, 3, 4, 6], None, "c")]
+            _play(g, script, 5)
+            assert g.status(filler) == F.STOPPED and g.running(filler) == 450
+            assert g.status(other) == F.FARKLED and g.running(other) == 0
+            assert g.round_raw[other] == 0, (sched, filler)
+
+
+def test_fz_a_filler_who_stops_still_stops_the_others():
+    # "If F is not empty, active becomes the players of F who chose to continue":
+    # a filler who banks still stops everybody else rolling in that step.
+    for sched in (RELAY, LOCKSTEP):
+        g = Game(3, sched)
+        _play(g, [
+            [([5, 2, 3, 4, 6], 0x01, "c"), ([5, 2, 3, 4], 0x01, "c"), ([1, 2, 3], 0x01, "s")],
+            [([1, 2, 3, 4, 6], 0x01, "c"), ([1, 1, 1, 5], 0x0F, "s")],
+            [([1, 2, 3, 4, 6], 0x01, "c"), ([1, 2, 3, 4], 0x01, "c"), ([1, 2, 3], 0x01, "s")],
+        ], 5)
+        assert [g.status(s) for s in range(3)] == [F.STOPPED] * 3
+        # seats 0 and 2 keep their totals after step 2; their step 3 does not count
+        assert [g.running(s) for s in range(3)] == [100, 450, 200]
+        assert g.round_raw == [100, 450, 200]
+
+
+def test_fz_order_within_a_step_starts_at_the_roller():
+    # "Within a step the roller acts first, then the others in seat order going round
+    # the table from the roller." Relay: "each player in turn, starting with the
+    # roller, plays all their steps in one go."
+    two = [([1, 2, 3, 4, 6], 0x01, "c"), ([5, 2, 3, 4], 0x01, "s")]
+    for sched, want in ((LOCKSTEP, [(1, 1), (2, 1), (0, 1), (1, 2), (2, 2), (0, 2)]),
+                        (RELAY, [(1, 1), (1, 2), (2, 1), (2, 2), (0, 1), (0, 2)])):
+        g = Game(3, sched)
+        _play(g, [[([5, 2, 3, 4, 6], 0x01, "s")]] * 3, 5)  # round 1, roller seat 0
+        assert g.roller == 1 and g.round == 2
+        order = _play(g, [two, two, two], 1)
+        assert order == want, (sched, order)
+
+
+def test_fz_the_common_die_is_rolled_once_and_2x_is_no_number():
+    # "It is rolled once at the start of every round by that round's roller";
+    # "Showing 2X, it is no number".
+    g = Game(2, LOCKSTEP)
+    g.apply(F.COMMON_ROLL, (TWOX,))
+    assert g.usable() is None
+    assert _raises(g.apply, F.COMMON_ROLL, (1,))
+    g.apply(F.ROLL, [2, 2, 3, 3, 4])
+    # two pairs and a 4 would be three pairs with a number on the Common Die
+    assert ("farkle", 0) in g.notes and g.player == 1
+    g.apply(F.ROLL, [1, 2, 3, 4, 6])
+    assert all(not d & COMMON_BIT for d in g.legal())
+    assert g.common == TWOX
+
+
+def test_fz_three_ones_both_values_and_best_splits():
+    # The table, with the Option, and "the best way to split all of them".
+    sc = F.score
+    assert sc([1, 1, 1]) == 300 and sc([1, 1, 1], 1000) == 1000
+    assert sc([1, 1, 1, 1]) == 1000 and sc([1, 1, 1, 1], 1000) == 1100
+    assert sc([4, 4, 4, 4, 2, 2]) == 1500  # four of a kind plus a pair
+    assert sc([1, 1, 1, 1, 5, 5]) == 1500 and sc([1, 1, 1, 1, 5, 5], 1000) == 1500
+    assert sc([5, 5, 5, 5, 1, 1]) == 1500  # not 1000 + 200
+    assert sc([1, 1, 1, 1, 1, 5], 1000) == 2050  # five of a kind + a 5
+    assert sc([3, 3, 3, 6, 6, 6]) == 2500 and sc([1, 1, 1, 6, 6, 6], 1000) == 2500
+    assert sc([2, 2, 4, 4, 6, 6]) == 1500 and sc([6, 5, 4, 3, 2, 1]) == 1500
+    assert sc([2] * 6) == 3000 and sc([2] * 5) == 2000 and sc([2] * 4) == 1000
+    assert sc([6, 6, 6]) == 600 and sc([5, 5, 5]) == 500
+    assert sc([2, 2, 2, 3]) == 0  # cannot be split completely
