@@ -109,19 +109,21 @@ def _riser(fb, n):
 
 
 def _button(fb, s, x, cursor, enabled=True):
-    """A choice: inverted under the cursor, plain text otherwise, dithered (grey) when
-    it is not possible now (TAKE with a selection that does not score)."""
+    """A choice: inverted under the cursor, plain text otherwise. Not possible now
+    (TAKE with a selection that does not score): the text stays whole (dithering it
+    garbled "TAKE" into "YA !(") over a dotted line, a solid one under the cursor;
+    the info line says what is missing."""
     w = gfx.width(s, gfx.MEDIUM) + 2
     if cursor and enabled:
         gfx.label(fb, s, x, _BY, gfx.MEDIUM)
-    else:
-        gfx.text(fb, s, x + 1, _BY + 1, 1, gfx.MEDIUM)
-        if not enabled:
-            for yy in range(_BY + 1, _BY + 8):
-                for xx in range(x + 1 + (yy & 1), x + w, 2):
-                    fb.pixel(xx, yy, 0)
-            if cursor:
-                fb.hline(x, _BY + 8, w, 1)
+        return x + w + 5
+    gfx.text(fb, s, x + 1, _BY + 1, 1, gfx.MEDIUM)
+    if not enabled:
+        if cursor:
+            fb.hline(x, _BY + 8, w, 1)
+        else:
+            for xx in range(x, x + w, 2):
+                fb.pixel(xx, _BY + 8, 1)
     return x + w + 5
 
 

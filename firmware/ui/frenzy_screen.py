@@ -553,13 +553,22 @@ class FrenzyScreen(screens.Screen):
                 self.t_rows[s] = ""
 
     def _fmt_points(self):
+        # The points of the selection, and a line saying what to do about it: a
+        # first-time player sees why TAKE cannot be pressed yet.
         m = self.mask
+        self.dirty = True
         if not m:
             self.t_pts = ""
+            self.t_info = "OK: PICK SCORING DICE"
             return
         p = self.game.points(m)
         self.t_pts = "+%d" % p if p else "+0"
-        self.dirty = True
+        if self.ok_take[m]:
+            self.t_info = "TAKE: SET THEM ASIDE"
+        elif m == fz.COMMON_BIT:
+            self.t_info = "ADD A ROLLED DIE TOO"
+        else:
+            self.t_info = "NOT ALL OF THESE SCORE"
 
     def _risk_text(self, g):
         if farkle_risk is None or not self.app.settings[_S_ODDS]:

@@ -1,0 +1,107 @@
+# portable: runs under MicroPython too
+"""Regressions found by playing the games as a first-time player would.
+
+Each test drives the App with buttons and shakes (host_tests/ui_rig.py) and checks what
+the screen shows: legible text, hints that match what the buttons do, texts that say
+what really happened.
+"""
+import framebuf
+
+import ui_rig
+from core.dice import Dice, Seeded
+from test_ui_frenzy import start_game
+from ui import frenzy_screen as fs
+from ui import gfx
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+PREV = ui_rig.PREV
+
+
+def _faces(*values):
+    # Dice.d6() turns an accepted byte b into b % 6 + 1.
+    return bytes(v - 1 for v in values)
+
+
+class Script:
+    """A byte source that gives `data` first, then seeded bytes."""
+
+    def __init__(self, data, seed=7):
+        self.data = data
+        self.i = 0
+        self.more = Seeded(seed)
+
+    def __call__(self, n):
+        out = bytearray(n)
+        for k in range(n):
+            if self.i < len(self.data):
+                out[k] = self.data[self.i]
+                self.i += 1
+            else:
+                out[k] = self.more(1)[0]
+        return bytes(out)
+
+
+def _rig(name, data):
+    r = ui_rig.Rig(name)
+    r.app.dice = Dice(Script(data))  # before a game starts: the game takes it
+    return r
+
+
+def _lit(frame, x, y):
+    return frame[(y >> 3) * 128 + x] >> (y & 7) & 1
+
+
+def _text_intact(frame, s, x, y, f):
+    """Every pixel of s drawn alone at (x, y) is lit in frame, and no pixel of the
+    text's box that s leaves dark is lit: the text reads exactly as the font has it."""
+    w = gfx.width(s, f)
+    buf = bytearray(1024)
+    ref = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    gfx.text(ref, s, x, y, 1, f)
+    for yy in range(y, y + f[2]):
+        for xx in range(x, x + w):
+            if _lit(buf, xx, yy) != _lit(frame, xx, yy):
+                return False
+    return True
+
+
+def _to_take(r):
+    """Frenzy, 1 player: the Common Die shows 1; RED rolls 2 5 3 2 4."""
+    start_game(r, 1, 0)
+    r.press(OK)          # roll the Common Die
+    r.wait(600)
+    r.press(OK)          # roll the dice
+    r.wait(600)
+    s = r.app.screen
+    assert s.game.phase == 3, s.game.phase  # PH_TAKE
+    return s
+
+
+def test_frenzy_take_not_possible_stays_legible():
+    # A tester saw "YA !(" at the bottom left after a roll: TAKE, not possible with
+    # nothing chosen, was dithered into garbage. It must read TAKE, and the info
+    # line must say what to do.
+    r = _rig("pt_take", bytes((0,)) + _faces(2, 5, 3, 2, 4))
+    s = _to_take(r)
+    assert s.mask == 0
+    assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
+    assert s.t_info == "OK: PICK SCORING DICE", s.t_info
+    # A die that does not score: TAKE still reads, the line says why it cannot.
+    r.press(OK)          # the first die, a 2
+    assert s.mask == 1
+    assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
+    assert s.t_info == "NOT ALL OF THESE SCORE", s.t_info
+    # The 5 alone scores: TAKE can be pressed.
+    r.press(OK)
+    r.press(NEXT)
+    r.press(OK)
+    assert s.mask == 2
+    assert s.t_info == "TAKE: SET THEM ASIDE", s.t_info
+    # The Common Die alone cannot score.
+    r.press(OK)
+    while s.items[s.cur] != fs.IT_COMMON:
+        r.press(NEXT)
+    r.press(OK)
+    assert s.mask == 0x20, s.mask
+    assert s.t_info == "ADD A ROLLED DIE TOO", s.t_info
