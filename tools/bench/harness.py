@@ -6,12 +6,16 @@ under Node, or CPython), started by tools/bench.py. Prints `R key value` lines.
 ROOT is the repository (tools/sim is taken from it), LIB the firmware as deployed (a
 tools/build.py output for the sim board: .mpy files and board.mpy) or ROOT/firmware.
 Modes:
-  game FS KIND PLAYERS SEED BUDGET SAMPLE  boot like main.py on the simulated board, go
+  game FS KIND PLAYERS SEED BUDGET SAMPLE [PRELOAD]  boot like main.py on the simulated board, go
       to the menu, play one whole game (KIND 1 Shake Up, 2 Frenzy) by buttons and
       shakes, back to the menu. BUDGET > 0: the harness loads first, then all free heap
       but BUDGET bytes is fenced off, so the firmware runs in exactly BUDGET bytes.
       SAMPLE 1: gc.collect() after every frame and report the highest heap in use.
-      Out of memory: `R memerr ...` and exit status 3.
+      Out of memory: `R memerr ...` and exit status 3. PRELOAD 1: every firmware
+      module is imported before the fence and kept (app._LAZY emptied), so the budget
+      holds only the firmware's data: an estimate of a frozen build, whose bytecode
+      and qstrs stay in flash (module dicts and function objects, which a frozen
+      build still makes in RAM, fall outside the budget too).
   frames FS         per-frame allocation (gc disabled) and display traffic.
   core              core speed (is_farkle, selections, Shake Up decisions).
   boot FS           time and allocation from main.py's start to the menu's first frame.
@@ -63,8 +67,13 @@ def paths(root, lib):
     for p in (root + "/tools/bench", root + "/tools/sim", lib):
         if p not in sys.path:
             sys.path.insert(0, p)
-    if lib == root + "/firmware":
+    if _source(root, lib):
         sys.path.insert(0, root + "/boards")
+
+
+def _source(root, lib):
+    """LIB is the source tree (firmware/), not a build: the board comes from boards/."""
+    return lib in (root + "/firmware", "firmware", "./firmware")
 
 
 def _no_log(*args):
@@ -74,7 +83,7 @@ def _no_log(*args):
 def sim_board(root, lib):
     """The simulated board, configured from the build's board profile."""
     paths(root, lib)
-    if lib == root + "/firmware":
+    if _source(root, lib):
         board = __import__("sim")
         sys.modules["board"] = board
     else:
@@ -120,17 +129,30 @@ _ballast = []
 
 
 def fence(budget):
-    """Hold all free heap but `budget` bytes (the firmware's share)."""
+    """Leave exactly `budget` bytes of heap free, in one piece (the firmware's share;
+    on the device the heap is one block at boot): a reserve of that size is taken
+    first, then every other free block down to single GC blocks is filled, then the
+    reserve is let go. Without the filling the firmware would also get the holes the
+    harness left, and without the reserve only those holes."""
     gc.collect()
+    slots = [None] * 40000
+    _ballast.append(slots)
+    reserve = bytearray(budget)
+    n = 0
     size = 1 << 22
-    while size >= 64:
-        spare = gc.mem_free() - budget
-        if spare < 64:
-            break
+    while size >= 1 and n < 40000:
         try:
-            _ballast.append(bytearray(min(size, spare - 32)))
-        except MemoryError:  # the free heap comes in pieces: take smaller ones
+            slots[n] = bytearray(size)
+            n += 1
+        except MemoryError:
             size >>= 1
+    while n < 40000:  # holes too small for a bytearray: one-block tuples
+        try:
+            slots[n] = (n,)
+            n += 1
+        except MemoryError:
+            break
+    reserve = None  # noqa: F841 (the reference goes; the next collection frees it)
     gc.collect()
 
 
@@ -150,8 +172,13 @@ class Session:
     between calls from JavaScript, so its runner collects before each tick) and runs
     one frame. False when the game is over (or memory ran out)."""
 
-    def __init__(self, root, lib, fs, kind, players, seed, budget, sample):
+    def __init__(self, root, lib, fs, kind, players, seed, budget, sample, preload=0):
         self.board, self.sim = sim_board(root, lib)
+        self.kept = []
+        if preload:
+            for name in BOOT_ORDER:
+                self.kept.append(__import__(name))
+            sys.modules["app"]._LAZY = ()
         import pilot
         self.pilot = pilot
         mkdir(fs)
@@ -202,6 +229,8 @@ class Session:
         yield from d.to_menu()
 
     def tick(self, collect=True):
+        """After the game (gen None) it only looks at the heap: the finished generators
+        would keep the game's objects reachable through stale stack slots."""
         if self.sample:
             a = (live() if collect else alloc()) - self.base
             self.last = a
@@ -209,6 +238,8 @@ class Session:
                 self.top = a
             if self.stage == "game" and self.menu < 0:
                 self.menu = a
+        if self.gen is None:
+            return False
         try:
             next(self.gen)
         except StopIteration:
@@ -233,10 +264,12 @@ class Session:
         out("ok", 1)
 
 
-def game(root, lib, fs, kind, players, seed, budget, sample):
-    s = Session(root, lib, fs, kind, players, seed, budget, sample)
+def game(root, lib, fs, kind, players, seed, budget, sample, preload=0):
+    s = Session(root, lib, fs, kind, players, seed, budget, sample, preload)
     while s.tick():
         pass
+    s.gen = None
+    s.tick()
     s.report()
     if not s.ok:
         sys.exit(3)
@@ -615,7 +648,8 @@ def main(argv):
     lib = argv[2]
     a = argv[3:]
     if mode == "game":
-        game(root, lib, a[0], int(a[1]), int(a[2]), int(a[3]), int(a[4]), int(a[5]))
+        game(root, lib, a[0], int(a[1]), int(a[2]), int(a[3]), int(a[4]), int(a[5]),
+             int(a[6]) if len(a) > 6 else 0)
     elif mode == "frames":
         frames(root, lib, a[0])
     elif mode == "core":

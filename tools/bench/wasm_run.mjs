@@ -65,6 +65,7 @@ try {
       mp.runPython("T = S.tick(False)\ngc.collect()");
       if (!mp.globals.get("T")) break;
     }
+    mp.runPython("if hasattr(S, 'gen'): S.gen = None\ngc.collect()");
     mp.runPython("S.tick(False)\nS.report()\nprint('R exit', 0 if S.ok else 3)");
   } else {
     mp.runPython(`
