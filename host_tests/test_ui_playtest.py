@@ -105,3 +105,57 @@ def test_frenzy_take_not_possible_stays_legible():
     r.press(OK)
     assert s.mask == 0x20, s.mask
     assert s.t_info == "ADD A ROLLED DIE TOO", s.t_info
+
+
+class _App:
+    def __init__(self, buttons):
+        class B:
+            pass
+        self.board = B()
+        self.board.BUTTONS = buttons
+
+
+def _howto_page(app, title):
+    from ui import howto
+    h = howto.HowTo(app)
+    for i in range(len(howto.PAGES)):
+        if howto.PAGES[i][0] == title:
+            h.page = i
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    h.draw(fb)
+    return h, buf
+
+
+def test_howto_lines_fit_and_scores_are_complete():
+    from ui import howto
+    words = ""
+    for title, lines in howto.PAGES:
+        assert len(lines) <= 6, title
+        for ln in lines:
+            # x 2 .. 125: the text never runs into the edge of the 128-px panel
+            assert gfx.width(ln) <= 123, ln
+        if title.startswith("FRENZY: S"):
+            words += " | ".join(lines) + " | "
+    # Every combination of the rules' table (RULES.md, Farkle Frenzy) with its points.
+    for want in ("1 = 100", "5 = 50", "THREE 1S = 300 (OR 1000)", "N X 100",
+                 "FOUR OF A KIND = 1000", "FIVE OF A KIND = 2000",
+                 "SIX OF A KIND = 3000", "1-2-3-4-5-6 = 1500", "THREE PAIRS = 1500",
+                 "4 OF A KIND + PAIR = 1500", "TWO TRIPLETS = 2500"):
+        assert want in words, want
+    # Not "first to 10,000": the round is played out and the highest total wins.
+    for title, lines in howto.PAGES:
+        for ln in lines:
+            assert "FIRST TO" not in ln, ln
+
+
+def test_howto_names_the_menu_button_of_the_board():
+    # Holding OK is BACK only on 3-button boards (hal.buttons); with a BACK button
+    # holding OK does nothing, so the page must not promise it.
+    four = {"PREV": (1, "internal"), "NEXT": (2, "internal"), "OK": (3, "internal"),
+            "BACK": (4, "internal")}
+    three = {"PREV": (1, "internal"), "NEXT": (2, "internal"), "OK": (3, "internal")}
+    _h, buf = _howto_page(_App(four), "CONTROLS")
+    assert _text_intact(buf, "BACK: MENU.", 2, 36, gfx.SMALL)
+    _h, buf = _howto_page(_App(three), "CONTROLS")
+    assert _text_intact(buf, "HOLD OK: MENU (= BACK).", 2, 36, gfx.SMALL)

@@ -17,7 +17,7 @@ PAGES = (
         "  3, OR TWO PAIRS",
         "  -> MOVE A PAWN UP",
         "PAIR: NOTHING HAPPENS",
-        "NONE: YOUR TOP PAWN FALLS")),
+        "NONE: TOP PAWN BACK TO 1")),
     ("SHAKE UP: BIG", (
         "ON SHAKE 1: MOVE UP,",
         "PENALIZE A RIVAL (IF YOU",
@@ -33,19 +33,26 @@ PAGES = (
         "SAFE PAWNS CAN NEVER BE",
         "SENT BACK.")),
     ("FARKLE FRENZY", (
-        "FIRST TO 10,000 WINS.",
-        "ROLL YOUR 5 DICE, SET",
-        "SCORING DICE ON YOUR",
-        "RISER, THEN ROLL ON OR",
-        "BANK. NO SCORE: FARKLE,",
-        "THE ROUND'S POINTS ARE GONE.")),
+        "ROLL 5 DICE, PUT SCORING",
+        "DICE ON YOUR RISER, THEN",
+        "ROLL ON OR BANK. NO SCORE:",
+        "FARKLE, THE ROUND IS LOST.",
+        "10,000 ENDS THE GAME AFTER",
+        "THAT ROUND: MOST POINTS WINS.")),
     ("FRENZY: SCORES", (
         "1 = 100      5 = 50",
-        "THREE 1S 300 (OR 1000)",
-        "THREE N = N X 100",
-        "4 KIND 1000  5 KIND 2000",
-        "6 KIND 3000  RUN 1-6 1500",
-        "3 PAIRS 1500 2 TRIPS 2500")),
+        "THREE 1S = 300 (OR 1000)",
+        "THREE NS = N X 100",
+        "FOUR OF A KIND = 1000",
+        "FIVE OF A KIND = 2000",
+        "ONLY DICE OF ONE ROLL COUNT.")),
+    ("FRENZY: SIX DICE", (
+        "WITH THE COMMON DIE:",
+        "SIX OF A KIND = 3000",
+        "RUN 1-2-3-4-5-6 = 1500",
+        "THREE PAIRS = 1500",
+        "4 OF A KIND + PAIR = 1500",
+        "TWO TRIPLETS = 2500")),
     ("FRENZY: COMMON DIE", (
         "ONE SHARED DIE PER ROUND.",
         "1 OR 5: COUNTS ONCE WITH",
@@ -63,11 +70,17 @@ PAGES = (
     ("CONTROLS", (
         "< >  MOVE      OK  CHOOSE",
         "SHAKE THE DEVICE TO ROLL",
-        "(OR PRESS OK ON SHAKE).",
-        "BACK OR HOLD OK: MENU.",
+        "(OR OK ON SHAKE / ROLL).",
+        "BACK: MENU.",
         "EVERY MOVE IS SAVED:",
         "CONTINUE PICKS IT UP.")),
 )
+
+
+# Boards with 3 buttons have no BACK: a long press of OK is BACK there (hal.buttons),
+# while on 4-button boards holding OK does nothing, so the line names the right one.
+_BACK_LINE = "BACK: MENU."
+_BACK_LINE_3 = "HOLD OK: MENU (= BACK)."
 
 
 class HowTo(Screen):
@@ -75,6 +88,8 @@ class HowTo(Screen):
 
     def __init__(self, app):
         Screen.__init__(self, app)
+        b = getattr(app.board, "BUTTONS", None)
+        self.three = b is not None and "BACK" not in b
         self.page = 0
         self.num = ""
         self._number()
@@ -107,5 +122,7 @@ class HowTo(Screen):
         gfx.right(fb, self.num, 126, 2, 0)
         y = 12
         for ln in lines:
+            if self.three and ln == _BACK_LINE:
+                ln = _BACK_LINE_3
             gfx.text(fb, ln, 2, y)
             y += 8
