@@ -159,3 +159,97 @@ def test_howto_names_the_menu_button_of_the_board():
     assert _text_intact(buf, "BACK: MENU.", 2, 36, gfx.SMALL)
     _h, buf = _howto_page(_App(three), "CONTROLS")
     assert _text_intact(buf, "HOLD OK: MENU (= BACK).", 2, 36, gfx.SMALL)
+
+
+def _shakeup_to_dice(r):
+    """Shake Up, 2 players, by buttons: RED rolls 6, GREEN 1, RED's shake 1 lands."""
+    r.wait(1500)
+    m = r.app.screen
+    while m.items[m.cur] != "SHAKE UP":
+        r.press(NEXT)
+    r.press(OK)
+    r.press(OK)                      # 2 players
+    assert r.screen == "shakeup"
+    for _ in range(2):               # the roll-off: RED, then GREEN
+        if r.screen == "pass":
+            r.press(OK)
+        r.press(OK)
+        r.wait(600)
+        r.press(OK)                  # "... ROLLED n"
+    if r.screen == "pass":
+        r.press(OK)
+    s = r.app.screen
+    assert s.game.phase == 1 and s.game.player == 0, (s.game.phase, s.game.player)
+    r.press(OK)                      # shake 1
+    r.wait(600)
+    assert s.view == 2, s.view       # DICE
+    return s
+
+
+def test_shakeup_none_with_no_pawn_to_lose_says_so():
+    # NONE with every pawn on level 1: "PENALTY FOR RED" alone read as if a pawn fell.
+    r = _rig("pt_none", _faces(6, 1) + _faces(1, 2, 4, 6))
+    s = _shakeup_to_dice(r)
+    while s.cur != 5:                # STOP
+        r.press(NEXT)
+    r.press(OK)
+    assert s.banner == "NONE", s.banner
+    assert s.lines == ["PENALTY FOR RED", "NO PAWN TO SEND BACK"], s.lines
+
+
+def test_shakeup_back_keeps_the_dice_set_aside():
+    # BACK in the middle of choosing dice, then Continue: the dice picked to set
+    # aside are still picked (Frenzy kept its selection; Shake Up lost it).
+    r = _rig("pt_back", _faces(6, 1) + _faces(3, 3, 5, 2))
+    s = _shakeup_to_dice(r)
+    r.press(OK)                      # set aside the first die
+    r.press(NEXT)
+    r.press(OK)                      # and the second
+    assert s.pending == 3, s.pending
+    r.press(ui_rig.BACK)
+    assert r.screen == "menu"
+    m = r.app.screen
+    assert m.items[0] == "CONTINUE", m.items
+    while m.items[m.cur] != "CONTINUE":
+        r.press(NEXT)
+    r.press(OK)
+    s = r.app.screen
+    assert r.screen == "shakeup" and s.view == 2, (r.screen, s.view)
+    assert s.pending == 3, s.pending
+    assert s.rolling and s.tumble_mask == 12
+
+
+def test_shakeup_penalty_choice_names_the_level_and_the_arrows():
+    # "GREEN PAWN 2 -> 1" read as "pawn number 2"; and nothing showed that PREV/NEXT
+    # go through the other choices.
+    from core import shakeup as su
+    from ui.shakeup_screen import ShakeUpScreen
+    r = ui_rig.Rig("pt_pen")
+    r.wait(1500)
+    app = r.app
+    g = su.Game(2, False, app.dice)
+    while g.phase == su.ROLLOFF:
+        g.apply(su.ROLL, [6] if g.player == 0 else [1])
+    # RED moves up twice (levels 1 -> 2), GREEN twice: both have pawns on level 2.
+    for _ in range(2):
+        for seat in (0, 1):
+            assert g.player == seat
+            g.apply(su.ROLL, [1, 1, 1, 2])      # MOVE
+            g.apply(su.STOP)
+            g.apply(su.UP | 1)
+    # RED: BIG on shake 1, moves up, then may penalize a GREEN pawn on level 2.
+    g.apply(su.ROLL, [4, 4, 4, 4])
+    g.apply(su.STOP)
+    g.apply(su.UP | 1)
+    assert g.phase == su.PENALTY
+    app.players = 2
+    app.holder = 0
+    app.show(ShakeUpScreen(app, g, None))
+    r.step(2)
+    s = app.screen
+    assert s.view == 5 and len(s.choices) == 2, (s.view, s.choices)  # GREEN's, or none
+    assert s.lines[-1] == "GREEN PAWN: LEVEL 2 -> 1", s.lines
+    f = r.frame()
+    assert _text_intact(f, "<", 1, 57, gfx.SMALL) and _text_intact(f, ">", 124, 57, gfx.SMALL)
+    r.press(NEXT)
+    assert s.lines[-1] == "NO PENALTY", s.lines

@@ -161,10 +161,15 @@ class ShakeUpScreen(Screen):
         lines = []
         self.banner = ""
         info = self.info
+        fell = False
         for i in range(0, len(info) - 1, 2):
             self._info_text(info[i], info[i + 1], lines)
+            fell = fell or info[i] == I_PEN
+        if self.banner == "NONE" and not fell:
+            lines.append("NO PAWN TO SEND BACK")  # else "PENALTY" reads as if one fell
         if v == ROLLOFF and not info:
             lines.append(COLOURS[p] + ": SHAKE ONE DIE")
+            lines.append("(OR PRESS OK)")
         elif v == BOARD:
             lines.append(COLOURS[p] + ": SHAKE!")
             lines.append("(OR PRESS OK)")
@@ -190,7 +195,7 @@ class ShakeUpScreen(Screen):
         if kind == su.UP:
             t = "FROM LEVEL %d TO %s" % (a, _LEVEL[a + 1])
         elif kind == su.PEN:
-            t = "%s PAWN %d -> 1" % (COLOURS[a >> 2], a & 3)
+            t = "%s PAWN: LEVEL %d -> 1" % (COLOURS[a >> 2], a & 3)
         elif kind == su.SKIP:
             t = "NO PENALTY"
         else:
@@ -222,7 +227,7 @@ class ShakeUpScreen(Screen):
         elif code == I_SAFE:
             lines.append(COLOURS[a] + " PAWN IS SAFE!")
         elif code == I_PEN:
-            lines.append("%s PAWN %d -> 1" % (COLOURS[a >> 2], a & 3))
+            lines.append("%s PAWN: LEVEL %d -> 1" % (COLOURS[a >> 2], a & 3))
         elif code == I_AGAIN:
             lines.append(COLOURS[a] + ": ANOTHER TURN")
         elif code == I_RO:
@@ -348,6 +353,10 @@ class ShakeUpScreen(Screen):
             if k < 0:
                 continue
             if k == BACK:
+                # Saved with this view (the dice picked to set aside), so Continue
+                # comes back to exactly this.
+                if self.game.phase != su.OVER:
+                    self.app.save(KIND_SHAKEUP, self.game, self.ui_bytes())
                 self.app.menu()
                 return
             if self.app.screen is not self or self.app.tumbling:
@@ -434,6 +443,9 @@ class ShakeUpScreen(Screen):
         for i in range(len(lines)):
             if i == len(lines) - 1 and self.view in (MOVE, PENALTY):
                 gfx.label(fb, lines[i], (128 - gfx.width(lines[i])) // 2 - 1, y - 1)
+                if len(self.choices) > 1:  # PREV/NEXT show the other choices
+                    gfx.text(fb, "<", 1, y)
+                    gfx.right(fb, ">", 127, y)
             else:
                 gfx.center(fb, lines[i], y)
             y += 7
