@@ -253,3 +253,17 @@ def test_shakeup_penalty_choice_names_the_level_and_the_arrows():
     assert _text_intact(f, "<", 1, 57, gfx.SMALL) and _text_intact(f, ">", 124, 57, gfx.SMALL)
     r.press(NEXT)
     assert s.lines[-1] == "NO PENALTY", s.lines
+
+
+def test_stats_count_a_game_in_the_singular():
+    import store
+    from ui.stats import Stats
+    r = ui_rig.Rig("pt_stats")
+    r.wait(1500)
+    st = r.app.store.load_stats()
+    store.record_game(st, store.KIND_FRENZY, 1, 600, 10400)
+    r.app.store.save_stats(st)
+    s = Stats(r.app)
+    assert s.lines[0] == "SHAKE UP: 0 GAMES", s.lines
+    assert s.lines[2] == "FRENZY: 1 GAME", s.lines
+    assert s.lines[3] == "WINS R 0 G 1 B 0 Y 0", s.lines

@@ -18,6 +18,10 @@ def _stat(ba, i):
     return ba[o] | ba[o + 1] << 8 | ba[o + 2] << 16 | ba[o + 3] << 24
 
 
+def _games(name, n):
+    return "%s: %d GAME%s" % (name, n, "" if n == 1 else "S")
+
+
 class Stats(Screen):
     NAME = "stats"
 
@@ -25,9 +29,9 @@ class Stats(Screen):
         Screen.__init__(self, app)
         st = app.store.load_stats()
         self.lines = (
-            "SHAKE UP: %d GAMES" % _stat(st, _SU_GAMES),
+            _games("SHAKE UP", _stat(st, _SU_GAMES)),
             self._wins(st, _SU_WINS),
-            "FRENZY: %d GAMES" % _stat(st, _FF_GAMES),
+            _games("FRENZY", _stat(st, _FF_GAMES)),
             self._wins(st, _FF_WINS),
             "BEST ROUND %d" % _stat(st, _FF_BEST),
             "BEST TOTAL %d" % _stat(st, _FF_HIGH),
