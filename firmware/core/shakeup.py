@@ -74,8 +74,6 @@ PAWNS = 5
 _VERSION = const(1)
 _SIZE = const(36)
 _ALL4 = const(15)
-_CLASS_NAMES = ("NONE", "PAIR", "MOVE", "BIG")
-_PHASE_NAMES = ("ROLLOFF", "SHAKE", "CHOOSE", "MOVING", "PENALTY", "OVER")
 # Distinct-value masks (bit v for value v) of the three runs of four.
 _RUNS4 = (0x1E, 0x3C, 0x78)
 
@@ -133,24 +131,6 @@ def movable(pawns, spots=False):
             raise ValueError("pawn position must be 1-4, got %r" % (p,))
         c[p] += 1
     return _movable(c[1], c[2], c[3], spots)
-
-
-def _name(d):
-    kind = d & 0xF00
-    a = d & 0xFF
-    if kind == ROLL:
-        return "ROLL|%d" % a
-    if kind == STOP:
-        return "STOP"
-    if kind == UP:
-        return "UP|%d" % a
-    if kind == PEN:
-        return "PEN seat %d level %d" % (a >> 2, a & 3)
-    if kind == SKIP:
-        return "SKIP"
-    if kind == AGAIN:
-        return "AGAIN"
-    return "0x%x" % d
 
 
 class Game:
@@ -220,44 +200,19 @@ class Game:
 
     # ---- applying decisions --------------------------------------------------
 
-    def _reject(self, d):
-        ph = self.phase
-        kind = d & 0xF00
-        a = d & 0xFF
-        if ph == OVER:
-            return "the game is over"
-        where = "in phase %s" % _PHASE_NAMES[ph]
-        if ph == CHOOSE and kind == ROLL:
-            if a == _ALL4:
-                return "all 4 dice set aside: that is STOP, not ROLL"
-            if a & self.held != self.held:
-                return "dice once set aside stay set aside (held mask %d)" % self.held
-            return "bad hold mask %d" % a
-        if ph == MOVING and kind == UP:
-            if a < 1 or a > 3:
-                return "UP needs a level 1-3"
-            if not self.count(self.player, a):
-                return "seat %d has no pawn on level %d" % (self.player, a)
-            return "no pawn may move up from level %d (2-Pawn Rule or full level)" % a
-        if ph == PENALTY and kind == PEN:
-            s = a >> 2
-            lv = a & 3
-            if s == self.player:
-                return "a penalty hits an opponent, not yourself"
-            if s >= self.players:
-                return "no seat %d" % s
-            if lv < 2:
-                return "only pawns on level 2 or 3 can be penalized"
-            return "seat %d has no pawn on level %d" % (s, lv)
-        if ph == PENALTY and (kind == SKIP or kind == AGAIN):
-            return "%s is not the choice after BIG on shake %d" % (_name(d), self.shakes)
-        return "%s is not legal %s" % (_name(d), where)
-
     def apply(self, d, values=None):
         if not isinstance(d, int) or d < 0 or d > 0xFFF:
             raise ValueError("a decision is a small int, got %r" % (d,))
         if d not in self.legal():
-            raise ValueError(self._reject(d))
+            # The reason is worded by core.shakeup_why, loaded only for a rejection.
+            import sys
+            from core import shakeup_why
+            why = shakeup_why.reject(self, d)
+            sys.modules.pop("core.shakeup_why", None)
+            pkg = sys.modules.get("core")
+            if pkg is not None and hasattr(pkg, "shakeup_why"):
+                delattr(pkg, "shakeup_why")
+            raise ValueError(why)
         kind = d & 0xF00
         if values is not None and kind != ROLL:
             raise ValueError("values only go with ROLL")
