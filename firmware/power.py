@@ -127,117 +127,13 @@ def nap(ms):
         time.sleep(ms / 1000)
 
 
-# Pins that can wake an ESP32 from deep sleep (RTC GPIOs); ESP32-S3: 0-21.
-_RTC_ESP32 = bytes((0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39))
-
-
-def wake_pin(pins, chip="esp32"):
-    """The first of pins (numbers, OK first) that can wake the chip, or None."""
-    for p in pins:
-        if p is None:
-            continue
-        if chip == "esp32s3":
-            if 0 <= p <= 21:
-                return p
-        elif chip == "esp32":
-            if p in _RTC_ESP32:
-                return p
-        else:
-            return p
-    return None
-
-
-def deep_sleep(pin_no):
-    """Power down until the button on pin_no pulls low (the board then boots into
-    Continue: machine.reset_cause() == DEEPSLEEP_RESET). Save the game first."""
-    import machine
-    if pin_no is not None:
-        try:
-            import esp32
-            p = machine.Pin(pin_no, machine.Pin.IN, machine.Pin.PULL_UP)
-            esp32.wake_on_ext0(p, esp32.WAKEUP_ALL_LOW)
-        except (ImportError, AttributeError, ValueError, OSError):
-            pass
-    machine.deepsleep()
-
-
-# LiPo open-circuit voltage (mV) -> percent, a coarse discharge curve, highest first.
-_CURVE_MV = (4200, 4100, 4000, 3900, 3800, 3750, 3700, 3600, 3300)
-_CURVE_PCT = bytes((100, 90, 78, 62, 40, 25, 12, 5, 0))
-
-
-def mv_to_percent(mv):
-    """Percent 0-100 of a single LiPo cell at mv millivolts (linear between points)."""
-    if mv >= _CURVE_MV[0]:
-        return 100
-    for i in range(1, len(_CURVE_MV)):
-        lo = _CURVE_MV[i]
-        if mv >= lo:
-            hi = _CURVE_MV[i - 1]
-            p_hi = _CURVE_PCT[i - 1]
-            p_lo = _CURVE_PCT[i]
-            return p_lo + ((mv - lo) * (p_hi - p_lo) + (hi - lo) // 2) // (hi - lo)
-    return 0
-
-
-def adc_to_mv(adc, ratio):
-    """Cell voltage in mV from an ADC on the divided battery pin. Prefers the
-    calibrated read_uv(); else read_u16() on a 0-3.3 V scale (11 dB attenuation)."""
-    if hasattr(adc, "read_uv"):
-        uv = adc.read_uv()
-        return int(uv * ratio) // 1000
-    return int(adc.read_u16() * 3300 * ratio) // 65535
-
-
-class Battery:
-    """Battery level, averaged, sampled every period_ms; `low` turns on at low_pct and
-    off again only above ok_pct (no flicker around the threshold). `source` is the
-    board's battery (hal.devices: has millivolts()) or an ADC on the divided pin
-    (read_uv()/read_u16(), divider `ratio`)."""
-
-    def __init__(self, source, ratio=2.0, period_ms=10000, low_pct=10, ok_pct=15):
-        self.source = source
-        self.ratio = ratio
-        self.period_ms = period_ms
-        self.low_pct = low_pct
-        self.ok_pct = ok_pct
-        self.mv = 0
-        self.low = False
-        self.next_ms = None
-        self.pct = 100
-        self.sample()
-
-    def _read_mv(self):
-        src = self.source
-        if hasattr(src, "millivolts"):
-            return src.millivolts()
-        return adc_to_mv(src, self.ratio)
-
-    def sample(self):
-        """Read the ADC (4 samples averaged, smoothed 1/4 into the running value)."""
-        try:
-            s = 0
-            for _ in range(4):
-                s += self._read_mv()
-            mv = s // 4
-        except (OSError, ValueError):
-            return
-        self.mv = mv if self.mv == 0 else (self.mv * 3 + mv) // 4
-        self.pct = mv_to_percent(self.mv)
-        if self.pct <= self.low_pct:
-            self.low = True
-        elif self.pct >= self.ok_pct:
-            self.low = False
-
-    def update(self, now_ms):
-        """Sample when due. Returns True exactly when the battery has just gone low
-        (the app then warns and saves)."""
-        if self.next_ms is not None and ticks_diff(now_ms, self.next_ms) < 0:
-            return False
-        self.next_ms = ticks_add(now_ms, self.period_ms)
-        was = self.low
-        self.sample()
-        return self.low and not was
-
-    def percent(self):
-        return self.pct
+def __getattr__(name):
+    # The battery watch and deep sleep load on first use (most boards have no battery
+    # pin, and deep sleep comes once): power_battery, power_sleep.
+    if name in ("Battery", "mv_to_percent", "adc_to_mv"):
+        import power_battery
+        return getattr(power_battery, name)
+    if name in ("wake_pin", "deep_sleep"):
+        import power_sleep
+        return getattr(power_sleep, name)
+    raise AttributeError(name)

@@ -1,0 +1,35 @@
+"""Deep sleep for power.py (power.wake_pin, power.deep_sleep): loaded only when the
+device is about to sleep, so it keeps no heap before."""
+
+# Pins that can wake an ESP32 from deep sleep (RTC GPIOs); ESP32-S3: 0-21.
+_RTC_ESP32 = bytes((0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39))
+
+
+def wake_pin(pins, chip="esp32"):
+    """The first of pins (numbers, OK first) that can wake the chip, or None."""
+    for p in pins:
+        if p is None:
+            continue
+        if chip == "esp32s3":
+            if 0 <= p <= 21:
+                return p
+        elif chip == "esp32":
+            if p in _RTC_ESP32:
+                return p
+        else:
+            return p
+    return None
+
+
+def deep_sleep(pin_no):
+    """Power down until the button on pin_no pulls low (the board then boots into
+    Continue: machine.reset_cause() == DEEPSLEEP_RESET). Save the game first."""
+    import machine
+    if pin_no is not None:
+        try:
+            import esp32
+            p = machine.Pin(pin_no, machine.Pin.IN, machine.Pin.PULL_UP)
+            esp32.wake_on_ext0(p, esp32.WAKEUP_ALL_LOW)
+        except (ImportError, AttributeError, ValueError, OSError):
+            pass
+    machine.deepsleep()
