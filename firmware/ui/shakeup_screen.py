@@ -13,8 +13,8 @@ One screen object with views (`view`):
 Every choice offered comes from `game.legal()`; a decision is checked against it
 again before `apply`, so the screen can never ask the core for an illegal move.
 
-Saved (app.save) after every decision and after every OK that closes a message, so
-Continue comes back to the same view; cursor moves are not saved. The ui bytes: view,
+Saved (app.save) after every decision, so Continue comes back to the same view; closing
+a message and cursor moves are not saved (at most one flash write per decision). The ui bytes: view,
 cursor, pending set-aside mask, then the info items (pairs of code, argument) that the
 RESULT/INFO/ROLLOFF texts are made from.
 """
@@ -340,8 +340,8 @@ class ShakeUpScreen(Screen):
         self.info = bytearray(0)
         self._view_for_phase()
         self._refresh()
-        # Saved too, so Continue shows this view rather than the message again.
-        self.app.save(KIND_SHAKEUP, self.game, self.ui_bytes())
+        # Not saved: closing a message is no decision, and flash writes stay at one
+        # per decision. After a power cut the message simply shows again.
         self.app.hand_to(self.game.player)
 
     # ---- input --------------------------------------------------------------------
