@@ -23,9 +23,10 @@ OPEN = {
     # buttons (pages 4-6) and the hint line (page 7).
     "pages_su_dice_cursor": 4,
     # Bytecode and qstrs of .mpy files live in the heap (64-bit unix port); measured
-    # 134,144 and 155,648 bytes.
-    "min_heap_1": 140 * 1024,
-    "min_heap_2": 162 * 1024,
+    # 130-134 KB and 152-165 KB (near the threshold pass/fail is not monotonic: a 4 KB
+    # block must be free when Frenzy's modules load), so the ceilings leave room.
+    "min_heap_1": 150 * 1024,
+    "min_heap_2": 180 * 1024,
 }
 
 
