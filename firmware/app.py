@@ -113,7 +113,6 @@ class App:
         self.notice2 = None
         self._notice_t = 0
         self._told_sensor = False
-        self._disp_retry = 0
         self.level = 0
         self.power = _power.Power(self.settings) if _power is not None else None
         bat = getattr(devices, "battery", None)  # low-battery watch (power.Battery)
@@ -383,18 +382,9 @@ class App:
             gfx.center(fb, self.notice2, y + 9, 0)
 
     def _show(self):
-        d = self.display
-        try:
-            d.show()
-        except OSError:
-            # The panel stopped answering: re-initialise now and then; play goes on.
-            if self.elapsed(self._disp_retry) >= 1000:
-                self._disp_retry = self.now
-                try:
-                    d.init()
-                except OSError:
-                    pass
-            self.screen.dirty = True
+        # Display.show() never raises: a panel that stopped answering sets ok=False
+        # and power.drive_display() brings it back.
+        self.display.show()
 
     def run(self):
         wdt = None
@@ -404,6 +394,10 @@ class App:
         except (ImportError, AttributeError, ValueError, OSError):
             pass
         t = ticks_ms()
+        if self.power is not None:
+            # Idle time counts from boot, not from the clock's zero (a host's ticks
+            # do not start at 0, and a wake from sleep must not read as hours idle).
+            self.power.activity(t)
         while True:
             self.step(t)
             if wdt is not None:
