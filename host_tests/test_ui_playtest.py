@@ -267,3 +267,22 @@ def test_stats_count_a_game_in_the_singular():
     assert s.lines[0] == "SHAKE UP: 0 GAMES", s.lines
     assert s.lines[2] == "FRENZY: 1 GAME", s.lines
     assert s.lines[3] == "WINS R 0 G 1 B 0 Y 0", s.lines
+
+
+def test_menu_cursor_on_continue_after_leaving_a_game():
+    # The cursor kept its index while CONTINUE was inserted above it: after BACK from
+    # a Frenzy game it sat on SHAKE UP, and OK, OK started a new game over the saved
+    # one.
+    r = ui_rig.Rig("pt_menu")
+    start_game(r, 2, 0)
+    r.press(ui_rig.BACK)
+    m = r.app.screen
+    assert r.screen == "menu" and m.items[m.cur] == "CONTINUE", (m.items, m.cur)
+    # Elsewhere the cursor stays on the item it was on.
+    while m.items[m.cur] != "SETTINGS":
+        r.press(NEXT)
+    r.press(OK)
+    assert r.screen == "settings"
+    r.press(ui_rig.BACK)
+    m = r.app.screen
+    assert m.items[m.cur] == "SETTINGS", (m.items, m.cur)

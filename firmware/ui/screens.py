@@ -165,9 +165,16 @@ class Menu(Screen):
         items.append("SETTINGS")
         items.append("HOW TO PLAY")
         items.append("STATS")
+        # The cursor stays on the same item; a game just left (CONTINUE appeared)
+        # puts it on CONTINUE, so OK, OK there does not start a new game over it.
+        old = self.items
+        prev = old[self.cur] if self.cur < len(old) else None
+        self.cur = 0
+        if items[0] != "CONTINUE" or "CONTINUE" in old:
+            for i in range(len(items)):
+                if items[i] == prev:
+                    self.cur = i
         self.items = items
-        if self.cur >= len(items):
-            self.cur = 0
         self.batt = ""
         b = getattr(app.dev, "battery", None)
         if b is not None:
