@@ -55,8 +55,8 @@ PAGES = (
         "TWO TRIPLETS = 2500")),
     ("FRENZY: COMMON DIE", (
         "ONE SHARED DIE PER ROUND.",
-        "1 OR 5: COUNTS ONCE WITH",
-        "ONE OF YOUR ROLLS.",
+        "1 OR 5: ONCE PER 5 DICE,",
+        "AGAIN AFTER A FULL RISER.",
         "WILD: THE ROLLER PICKS",
         "ITS VALUE. 2X: EVERY",
         "ROUND SCORE IS DOUBLED.")),
