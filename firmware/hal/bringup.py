@@ -22,49 +22,49 @@ def _button(spec, Pin):
     return Pin(spec[0], Pin.IN, Pin.PULL_UP if spec[1] == "internal" else None)
 
 
-def build(self, profile):
-    """Fill the Devices `self` from the board profile (see hal.devices)."""
+def build(profile):
+    """(i2c, queue, display, shaker, sensor_missing, buttons, buzzer, battery, source)
+    for hal.devices.Devices, from the board profile."""
     from machine import I2C, Pin
-    self.profile = profile
-    self.queue = q = Queue()
+    q = Queue()
     bus = _get(profile, "I2C")
     if not bus:
         raise ValueError("board profile has no I2C bus")
-    self.i2c = I2C(bus.get("id", 0), scl=Pin(bus["scl"]), sda=Pin(bus["sda"]),
-                   freq=bus.get("freq", 400000))
-    self.display = _display(self, _get(profile, "DISPLAY"), Pin)
+    i2c = I2C(bus.get("id", 0), scl=Pin(bus["scl"]), sda=Pin(bus["sda"]),
+              freq=bus.get("freq", 400000))
+    display = _display(i2c, profile, _get(profile, "DISPLAY"), Pin)
 
-    self.shaker = None
-    self.sensor_missing = False
+    shaker = None
+    missing = False
     sh = _get(profile, "SHAKE")
     if sh and sh.get("type"):
         try:
-            sensor = open_sensor(self.i2c, sh)
+            sensor = open_sensor(i2c, sh)
         except OSError:
             sensor = None
         if sensor is None:
-            self.sensor_missing = True
+            missing = True
         else:
-            self.shaker = Shaker(sensor, q, sensitivity=sh.get("sensitivity", 3),
-                                 period_ms=sh.get("period_ms", 20),
-                                 cooldown_ms=sh.get("cooldown_ms", 800),
-                                 scale=sh.get("scale", 100))
+            shaker = Shaker(sensor, q, sensitivity=sh.get("sensitivity", 3),
+                            period_ms=sh.get("period_ms", 20),
+                            cooldown_ms=sh.get("cooldown_ms", 800),
+                            scale=sh.get("scale", 100))
 
     spec = _get(profile, "BUTTONS") or {}
     # Indexed by events.PREV, NEXT, OK, BACK (0..3).
     pins = [_button(spec.get(name), Pin) for name in ("PREV", "NEXT", "OK", "BACK")]
     if pins[OK] is None:
         raise ValueError("board profile needs an OK button")
-    self.buttons = Buttons(pins, q)
+    buttons = Buttons(pins, q)
 
     bz = _get(profile, "BUZZER")
-    self.buzzer = Buzzer(None if bz is None else Pin(bz))
+    buzzer = Buzzer(None if bz is None else Pin(bz))
     bat = _get(profile, "BATTERY")
-    self.battery = Battery(bat) if bat else None
-    self.source = rng.source
+    battery = Battery(bat) if bat else None
+    return i2c, q, display, shaker, missing, buttons, buzzer, battery, rng.source
 
 
-def _display(self, d, Pin):
+def _display(i2c, profile, d, Pin):
     if not d:
         raise ValueError("board profile has no DISPLAY")
     level = d.get("power_level", 0)
@@ -73,12 +73,12 @@ def _display(self, d, Pin):
     reset = None if rs is None else Pin(rs, Pin.OUT, value=1)
     power = None if pw is None else Pin(pw, Pin.OUT, value=level)
     addr = d.get("addr", 0x3C)
-    disp = Display(self.i2c, d.get("width", 128), d.get("height", 64), addr,
+    disp = Display(i2c, d.get("width", 128), d.get("height", 64), addr,
                    d.get("type", "ssd1306"), d.get("rotate", 0), reset, power, level)
     if disp.ok or disp.init():  # a second try for a panel slow to power up
         return disp
     try:
-        found = self.i2c.scan()
+        found = i2c.scan()
     except OSError:
         found = []
     other = addr ^ 1  # 0x3C <-> 0x3D (SA0)
@@ -86,7 +86,7 @@ def _display(self, d, Pin):
         disp.addr = other
         if disp.init():
             return disp
-    bus = _get(self.profile, "I2C") or {}
+    bus = _get(profile, "I2C") or {}
     raise RuntimeError("display: no %s answers at 0x%02X on I2C (SDA %s, SCL %s); "
                        "devices found: %s" % (d.get("type", "ssd1306"), addr, bus.get("sda"),
                                               bus.get("scl"), ", ".join("0x%02X" % a for a in found)

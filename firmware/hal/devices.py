@@ -58,14 +58,16 @@ class Devices:
     def __init__(self, profile):
         # The building is boot-only code (hal.bringup): dropped again so its heap goes.
         import sys
-        import hal
         from hal import bringup
+        self.profile = profile
         try:
-            bringup.build(self, profile)
+            (self.i2c, self.queue, self.display, self.shaker, self.sensor_missing,
+             self.buttons, self.buzzer, self.battery, self.source) = bringup.build(profile)
         finally:
             sys.modules.pop("hal.bringup", None)
-            if hasattr(hal, "bringup"):
-                del hal.bringup
+            pkg = sys.modules.get("hal")
+            if pkg is not None and hasattr(pkg, "bringup"):
+                delattr(pkg, "bringup")
 
     def poll(self, now):
         self.buttons.poll(now)
