@@ -227,6 +227,8 @@ class Store:
                 os.rename(tmp, self._path(name))
             else:
                 _remove(tmp)
+        except MemoryError:
+            raise  # short of heap is no sign of a bad file: keep the .tmp
         except Exception:
             _remove(tmp)
 
@@ -251,6 +253,8 @@ class Store:
             if data is None:
                 return None
             payload = unpack(ftype, data)
+        except MemoryError:
+            raise  # short of heap is no sign of a bad file: never set a good one aside
         except Exception:  # unreadable counts as damaged; never crash the device
             payload = None
         if payload is None:
