@@ -60,6 +60,7 @@ class Bench:
         self.details = []    # (title, header, rows)
         self.goals = []      # (name, ok, value, limit, message)
         self.notes = []
+        self.stalls = []     # (kind, budget, heap, where): runs that stalled, not MemoryError
         self.tmp = tempfile.mkdtemp(prefix="pocketdice_bench_")
 
     # ---- running things ----------------------------------------------------------
@@ -132,6 +133,8 @@ class Bench:
         rc, r, text = self.run_mp(self.game_args(kind, players, budget, 0, fs, preload), heap)
         if rc not in (0, 3):
             raise SystemExit("bench: game run crashed (exit %d):\n%s" % (rc, text[-3000:]))
+        if "stuck" in r:
+            self.stalls.append((kind, budget, heap, " ".join(r["stuck"][0])))
         return rc == 0 and "ok" in r, r
 
     def bisect(self, ok, lo, hi, step=512):
@@ -344,6 +347,9 @@ class Bench:
         for name, ok, value, limit, msg in self.goals:
             out.append("- %s %s: %s (limit %s)%s" % ("PASS" if ok else "MISS", name, value, limit,
                                                      "" if ok else " - " + msg))
+        for kind, budget, heap, where in self.stalls:
+            self.notes.append("Stalled instead of running out of memory: game %d, budget %s, "
+                              "heapsize %s: %s" % (kind, budget, heap, where))
         for n in self.notes:
             out.append("")
             out.append(n)

@@ -248,6 +248,10 @@ class Session:
         except MemoryError as e:
             out("memerr", self.stage, self.d.frames_run if self.d is not None else 0, str(e))
             return False
+        except self.pilot.Stuck as e:  # the firmware stalled (e.g. it swallowed an error)
+            out("stuck", self.stage, self.d.frames_run if self.d is not None else 0,
+                str(e).replace(" ", "_"))
+            return False
         return True
 
     def report(self):

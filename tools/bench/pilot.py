@@ -122,6 +122,14 @@ class Driver:
             yield from self.tap("NEXT")
         yield from self.tap("OK")
         scr = self.app.screen
+        if scr.NAME == "menu" and getattr(scr, "ask", None) is not None:
+            # "Replace saved game?": NO is offered first.
+            for _ in range(3):
+                if getattr(scr, "yes", 1):
+                    break
+                yield from self.tap("NEXT")
+            yield from self.tap("OK")
+            scr = self.app.screen
         for _ in range(6):
             if scr.n == players:
                 break
