@@ -136,10 +136,18 @@ class Driver:
             yield from self.tap("NEXT")
         yield from self.tap("OK")
 
+    def _settle(self):
+        # Keys are ignored while the dice tumble (a shake that is still dying down).
+        for _ in range(120):
+            if not self.app.tumbling:
+                return
+            yield from self.frames(FRAME)
+
     def _cursor(self, scr, attr, want, limit=12):
         for _ in range(limit):
             if getattr(scr, attr) == want:
                 return
+            yield from self._settle()
             yield from self.tap("NEXT")
         raise Stuck("cursor %s never reached %r" % (attr, want))
 
@@ -228,6 +236,7 @@ class Driver:
         for _ in range(s.nitems + 1):
             if s.items[s.cur] == item:
                 return
+            yield from self._settle()
             yield from self.tap("NEXT")
         raise Stuck("Frenzy cursor never reached item %d" % item)
 
