@@ -180,6 +180,9 @@ class Player:
         if not self.to_menu():
             raise ValueError("cannot reach the menu from " + self.name())
         self.menu_pick("SHAKE UP" if kind == 1 else "FARKLE FRENZY")
+        if getattr(self.app.screen, "ask", None):  # "REPLACE SAVED GAME?": YES
+            self.tap("NEXT")
+            self.tap("OK")
         scr = self.app.screen
         for _ in range(8):
             if getattr(scr, "n", players) == players:

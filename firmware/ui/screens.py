@@ -146,7 +146,10 @@ class Splash(Screen):
 
 
 class Menu(Screen):
-    """Main menu. Items are built on enter (Continue only with a saved game)."""
+    """Main menu. Items are built on enter (Continue only with a saved game).
+
+    A new game over a saved one asks first: `ask` holds the chosen item while the
+    menu shows "REPLACE SAVED GAME?" with NO (the cursor starts there) and YES."""
     NAME = "menu"
 
     def __init__(self, app):
@@ -154,6 +157,8 @@ class Menu(Screen):
         self.items = []
         self.cur = 0
         self.batt = ""  # battery percent, read when the menu opens
+        self.ask = None
+        self.yes = 0
 
     def enter(self):
         app = self.app
@@ -175,6 +180,7 @@ class Menu(Screen):
                 if items[i] == prev:
                     self.cur = i
         self.items = items
+        self.ask = None
         self.batt = ""
         b = getattr(app.dev, "battery", None)
         if b is not None:
@@ -186,19 +192,49 @@ class Menu(Screen):
 
     def on_key(self, k):
         n = len(self.items)
-        if k == NEXT:
+        it = self.ask
+        if it is not None:
+            if k == PREV or k == NEXT:
+                self.yes ^= 1
+            elif k == OK or k == BACK:
+                self.ask = None
+                if k == OK and self.yes:
+                    self.app.choose(it)
+                    return
+            else:
+                return
+        elif k == NEXT:
             self.cur = (self.cur + 1) % n
         elif k == PREV:
             self.cur = (self.cur - 1) % n
         elif k == OK:
-            self.app.choose(self.items[self.cur])
-            return
+            it = self.items[self.cur]
+            if self.items[0] == "CONTINUE" and (it == "SHAKE UP" or it == "FARKLE FRENZY"):
+                self.ask = it  # a game is saved: do not replace it by accident
+                self.yes = 0
+            else:
+                self.app.choose(it)
+                return
         else:
             return
         self.app.play_select()
         self.dirty = True
 
     def draw(self, fb):
+        if self.ask is not None:
+            # As the Frenzy "STOP?" warning: the question, NO and YES.
+            gfx.banner(fb, self.ask, 0)
+            gfx.center(fb, "REPLACE SAVED GAME?", 22, 1, gfx.MEDIUM)
+            x = 36
+            for i in range(2):
+                s = "YES" if i else "NO"
+                if i == self.yes:
+                    w = gfx.label(fb, s, x, 44, gfx.MEDIUM)
+                else:
+                    w = gfx.width(s, gfx.MEDIUM) + 2
+                    gfx.text(fb, s, x + 1, 45, 1, gfx.MEDIUM)
+                x += w + 21
+            return
         gfx.banner(fb, "POCKET DICE", 0)
         if self.batt:
             gfx.right(fb, self.batt, 127, 3, 0)

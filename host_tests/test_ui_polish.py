@@ -1,0 +1,115 @@
+# portable: runs under MicroPython too
+"""Polish items from a playtest: a saved game is never replaced by accident, texts
+that say what happened, sounds where something happens, Settings that explain
+themselves.
+
+Each test drives the App with buttons and shakes (host_tests/ui_rig.py) and checks the
+screen's state and the pixels it shows.
+"""
+import framebuf
+
+import ui_rig
+from test_ui_frenzy import start_game
+from ui import gfx
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+PREV = ui_rig.PREV
+BACK = ui_rig.BACK
+
+
+def _lit(frame, x, y):
+    return frame[(y >> 3) * 128 + x] >> (y & 7) & 1
+
+
+def _region_is(frame, paint, x0, y0, x1, y1):
+    """The frame's pixels in [x0, x1) x [y0, y1) equal what paint(fb) draws alone."""
+    buf = bytearray(1024)
+    paint(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB))
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            if _lit(buf, x, y) != _lit(frame, x, y):
+                return False
+    return True
+
+
+def _text_intact(frame, s, x, y, f=gfx.SMALL):
+    def paint(fb):
+        gfx.text(fb, s, x, y, 1, f)
+    return _region_is(frame, paint, x, y, x + gfx.width(s, f), y + f[2])
+
+
+def _label_intact(frame, s, x, y, f=gfx.MEDIUM):
+    def paint(fb):
+        gfx.label(fb, s, x, y, f)
+    return _region_is(frame, paint, x, y, x + gfx.width(s, f) + 2, y + f[2] + 2)
+
+
+def _pick(r, item):
+    m = r.app.screen
+    for _ in range(8):
+        if m.items[m.cur] == item:
+            break
+        r.press(NEXT)
+    assert m.items[m.cur] == item, (m.items, m.cur)
+    r.press(OK)
+
+
+# ---- 1. a new game over a saved one asks first ---------------------------------------
+
+def test_new_game_over_a_saved_one_asks_first():
+    r = ui_rig.Rig("pol_replace")
+    start_game(r, 2, 0)                  # Frenzy, 2 players: saved at once
+    r.press(BACK)
+    m = r.app.screen
+    assert r.screen == "menu" and m.items[0] == "CONTINUE", m.items
+    saved = r.app.store.load_game()
+    assert saved is not None and saved[0] == 2
+    for item in ("SHAKE UP", "FARKLE FRENZY"):
+        _pick(r, item)
+        # Still the menu, asking; the cursor on NO.
+        assert r.screen == "menu" and m.ask == item and m.yes == 0, (r.screen, m.ask)
+        f = r.frame()
+        x = (128 - gfx.width("REPLACE SAVED GAME?", gfx.MEDIUM)) // 2
+        assert _text_intact(f, "REPLACE SAVED GAME?", x, 22, gfx.MEDIUM)
+        assert _label_intact(f, "NO", 36, 44)          # NO under the cursor
+        assert not _label_intact(f, "YES", 70, 44)
+        r.press(OK)                                     # NO
+        assert r.screen == "menu" and m.ask is None
+        assert m.items[0] == "CONTINUE", m.items
+        assert r.app.store.load_game() == saved         # untouched
+    # BACK answers NO too; PREV/NEXT move between NO and YES.
+    _pick(r, "SHAKE UP")
+    r.press(NEXT)
+    assert m.yes == 1
+    assert _label_intact(r.frame(), "YES", 70, 44)
+    r.press(PREV)
+    assert m.yes == 0
+    r.press(BACK)
+    assert r.screen == "menu" and m.ask is None and r.app.store.load_game() == saved
+    # YES goes to the setup; leaving it keeps the save, starting replaces it.
+    _pick(r, "SHAKE UP")
+    r.press(NEXT)
+    r.press(OK)
+    assert r.screen == "setup" and r.app.screen.title == "SHAKE UP", r.screen
+    r.press(BACK)
+    assert r.screen == "menu" and r.app.store.load_game() == saved
+    _pick(r, "SHAKE UP")
+    r.press(NEXT)
+    r.press(OK)
+    r.press(OK)                                         # 2 players
+    assert r.screen == "shakeup", r.screen
+    got = r.app.store.load_game()
+    assert got is not None and got[0] == 1, got
+
+
+def test_new_game_without_a_save_does_not_ask():
+    r = ui_rig.Rig("pol_noask")
+    r.wait(1500)
+    m = r.app.screen
+    assert r.app.store.load_game() is None and m.items[0] != "CONTINUE"
+    _pick(r, "FARKLE FRENZY")
+    assert r.screen == "setup", r.screen
+    r.press(BACK)
+    _pick(r, "SHAKE UP")
+    assert r.screen == "setup", r.screen
