@@ -65,7 +65,7 @@ def _init_sequence(kind, height, rotate, contrast):
             0xDA, pins,
             0x81, contrast,
             0xD9, 0xF1,        # pre-charge for the internal charge pump
-            0xDB, 0x40,        # VCOMH deselect level
+            0xDB, 0x30,        # VCOMH ~0.83 Vcc (0x40 is not in the datasheet)
             0x2E,              # scrolling off
             0xA4,              # show RAM
             0xA6,              # not inverted

@@ -3,8 +3,9 @@
 Sensors (each `init()` raises OSError when the chip does not answer and ValueError
 when something else answers; `read()` takes one sample, allocation-free):
 - `MPU6050(i2c, addr=0x68, range_g=8)`: MPU6050 / MPU6886 (WHO_AM_I 0x68, or 0x19 for
-  the 6886, and the common clone IDs): reset, woken from sleep (PWR_MGMT_1), gyro in
-  standby, low-pass ~44 Hz, +-4 g or +-8 g. `x, y, z` in units of 1/256 g.
+  the 6886, and the common clone IDs): reset, woken from sleep (PWR_MGMT_1) on the
+  internal oscillator, gyro in standby, low-pass ~44 Hz, +-4 g or +-8 g. `x, y, z` in
+  units of 1/256 g.
 - `LIS3DH(i2c, addr=0x18, range_g=8)`: WHO_AM_I 0x33; 100 Hz, high resolution, block
   data update, +-4 g or +-8 g; `x, y, z` in 1/256 g.
 - `Switch(pin)`: a vibration (spring) or tilt (ball) switch on an input pin with its
@@ -110,7 +111,9 @@ class MPU6050:
         self.who = who
         self._set(0x6B, 0x80)       # PWR_MGMT_1: device reset
         _sleep_ms(10)
-        self._set(0x6B, 0x01)       # awake (SLEEP clear), PLL clock
+        # Awake (SLEEP clear) on the internal oscillator: the register map allows the
+        # gyros off only with it (CLKSEL 1 would clock from the X gyro put in standby).
+        self._set(0x6B, 0x00)
         self._set(0x6C, 0x07)       # PWR_MGMT_2: gyro axes in standby
         self._set(0x1A, 0x03)       # CONFIG: low-pass ~44 Hz
         if who == 0x19:

@@ -163,6 +163,7 @@ class _Regs:
         self.bytes_rx = 0
         self.reads = 0
         self.samples = 0
+        self.problems = []  # configurations the part does not support, as text
         self.reset()
 
     def write(self, data):
@@ -229,8 +230,26 @@ class MPU(_Regs):
     def range_g(self):
         return 2 << ((self.regs[0x1C] >> 3) & 3)
 
+    def clock_runs(self):
+        """MPU-6000/6050 register map (PWR_MGMT_1): the gyros may be disabled only
+        with the internal oscillator or an external clock; CLKSEL 1..3 take the PLL from
+        the X / Y / Z gyro (PWR_MGMT_2 STBY_XG / YG / ZG, bits 2 / 1 / 0). CLKSEL 7
+        stops the clock. The 6500 family (6886) auto-selects the oscillator for 1..5.
+        The unsupported case is modelled as no new samples, and noted in `problems`."""
+        clk = self.regs[0x6B] & 7
+        if clk == 7:
+            why = "CLKSEL 7 stops the clock"
+        elif self.kind == MPU6050 and clk in (1, 2, 3) and \
+                self.regs[0x6C] & (1 << (3 - clk)):
+            why = "CLKSEL %d uses a gyro that PWR_MGMT_2 puts in standby" % clk
+        else:
+            return True
+        if why not in self.problems:
+            self.problems.append(why)
+        return False
+
     def sample(self):
-        if self.asleep:
+        if self.asleep or not self.clock_runs():
             return
         x, y, z = self.motion.next()
         self.samples += 1

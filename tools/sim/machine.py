@@ -147,6 +147,13 @@ class PinState:
         return self.level()
 
 
+def _input_only(n):
+    """GPIO34-39 of an ESP32 profile are input only ("host" profiles, like
+    tools/check_board.py, get the generic rules only)."""
+    chip = _get(SIM.profile, "CHIP", "host") if SIM.profile is not None else "host"
+    return chip == "esp32" and isinstance(n, int) and 34 <= n <= 39
+
+
 class _Irq:
     def __init__(self, state):
         self._s = state
@@ -181,6 +188,12 @@ class Pin:
 
     def init(self, mode=-1, pull=-1, value=None, drive=None, hold=None):
         s = self._s
+        if _input_only(self.id):
+            # ESP32 GPIO34-39: the port refuses output modes; there are no pull
+            # resistors, so a pull request leaves the pin floating.
+            if mode in (Pin.OUT, Pin.OPEN_DRAIN):
+                raise ValueError("pin can only be input")
+            pull = -1
         if value is not None:
             s.out = 1 if value else 0
         s.configure(None if mode == -1 else mode, None if pull == -1 else (pull or 0))
@@ -203,12 +216,12 @@ class Pin:
     def mode(self, m=None):
         if m is None:
             return self._s.mode
-        self._s.configure(m, None)
+        self.init(m)
 
     def pull(self, p=None):
         if p is None:
             return self._s.pull
-        self._s.configure(None, p or 0)
+        self.init(-1, p)
 
     def irq(self, handler=None, trigger=3, wake=None, hard=False):
         s = self._s

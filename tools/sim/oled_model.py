@@ -192,6 +192,11 @@ class Oled:
             self.com_rev = bool(c & 0x08)
         elif c == 0xD3:
             self.offset = args[0] & 0x3F
+        elif not sh and c == 0xDB and args[0] not in (0x00, 0x20, 0x30):
+            # SSD1306 datasheet: VCOMH A[6:4] is 000b, 010b or 011b; others undefined.
+            self._note(c, "VCOMH deselect level 0x%02X is not in the datasheet" % args[0])
+        elif c == 0xD9 and not (args[0] & 0x0F and args[0] & 0xF0):
+            self._note(c, "pre-charge phase of 0 clocks is invalid")
         elif c in (0xD5, 0xD9, 0xDB, 0xE3):
             pass  # timing and voltage levels: no visible effect in the model
         elif c == 0xDA:
