@@ -23,7 +23,9 @@ def _run(sensor, trace, sens=3, period=_PERIOD):
     SIM.play(trace)
     t = 0
     out = []
+    limit = len(trace) * period * 4  # a sensor that stops sampling fails, not hangs
     while SIM.motion.busy():
+        assert t <= limit, "the sensor stopped taking samples"
         sh.poll(t)
         out += [(t, e) for e in events(q)]
         t += period
