@@ -113,3 +113,34 @@ def test_new_game_without_a_save_does_not_ask():
     r.press(BACK)
     _pick(r, "SHAKE UP")
     assert r.screen == "setup", r.screen
+
+
+# ---- 2. a Farkle with nothing to lose says FARKLE, not "LOST 0" -----------------------
+
+def _faces(*values):
+    # Dice.d6() turns an accepted byte b into b % 6 + 1.
+    return bytes(v - 1 for v in values)
+
+
+def _scripted(name, data):
+    from core.dice import Dice
+    from test_ui_playtest import Script
+    r = ui_rig.Rig(name)
+    r.app.dice = Dice(Script(data))  # before a game starts: the game takes it
+    return r
+
+
+def test_farkle_on_the_first_roll_does_not_say_lost_0():
+    from ui import frenzy_screen as fs
+    # The Common Die shows 2X (no number to score with); RED rolls 2 3 4 6 2.
+    r = _scripted("pol_farkle", bytes((4,)) + _faces(2, 3, 4, 6, 2))
+    start_game(r, 2, 0)
+    r.press(OK)                          # the Common Die
+    r.wait(600)
+    r.press(OK)                          # RED's dice
+    r.wait(600)
+    s = r.app.screen
+    assert s.view == fs.FARKLE and s.f_seat == 0 and s.f_lost == 0, (s.view, s.f_lost)
+    assert s.t_a == "RED FARKLED", s.t_a
+    x = (128 - gfx.width("RED FARKLED", gfx.MEDIUM)) // 2
+    assert _text_intact(r.frame(), "RED FARKLED", x, 40, gfx.MEDIUM)

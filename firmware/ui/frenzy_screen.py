@@ -506,7 +506,9 @@ class FrenzyScreen(screens.Screen):
             if ph == fz.DECIDE and g.riser(seat) == 5:
                 self.t_pts = "FULL!"
         elif v == FARKLE:
-            self.t_a = "%s LOST %d" % (COLOURS[self.f_seat], self.f_lost)
+            c = COLOURS[self.f_seat]
+            # Nothing to lose on a round's first roll: no "LOST 0".
+            self.t_a = "%s LOST %d" % (c, self.f_lost) if self.f_lost else c + " FARKLED"
             self.t_b = "DONE FOR THIS ROUND"
         elif v == NOTICE:
             i = self.ni
