@@ -125,3 +125,30 @@ def test_esp32_input_only_pins_refuse_output_and_have_no_pulls():
     board("heltec_wifi_kit_32_v3")
     v = machine.Pin(36, machine.Pin.OUT, value=0)
     assert v.value() == 0
+
+
+def test_mpu_back_in_its_power_on_state_is_a_fault_not_a_shake():
+    # Register map: after power-up / DEVICE_RESET, PWR_MGMT_1 = 0x40 (SLEEP) and the
+    # sensor registers read 0. A part that lost power mid-game (a brown-out, or Vext
+    # cycled on a Heltec V3) must not read as 0 g forever (|a| = 0 looks like motion):
+    # all-zero samples count as read failures, and the detector re-initialises it.
+    from hal.events import SHAKE_START, Queue
+    from hal_rig import events
+    from hal.shake import Shaker
+    s, _ = _mpu()
+    q = Queue()
+    sh = Shaker(s, q, period_ms=20)
+    t = 0
+    for _ in range(20):
+        sh.poll(t)
+        t += 20
+    SIM.accel.reset()                  # power-on state: asleep, data registers 0
+    for _ in range(50):
+        sh.poll(t)
+        t += 20
+    assert SHAKE_START not in events(q)
+    assert sh.failed
+    for _ in range(150):               # the 2 s retry wakes it again
+        sh.poll(t)
+        t += 20
+    assert not sh.failed and not SIM.accel.asleep and 240 <= s.z <= 272

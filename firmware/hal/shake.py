@@ -125,6 +125,10 @@ class MPU6050:
     def read(self):
         b = self._buf
         self.i2c.readfrom_mem_into(self.addr, 0x3B, b)
+        if not (b[0] | b[1] | b[2] | b[3] | b[4] | b[5]):
+            # All zero: the power-on state (asleep, registers cleared), never a real
+            # sample (gravity, noise). A read failure, so the detector re-inits it.
+            raise OSError(5)
         m = self._mul
         v = (b[0] << 8) | b[1]
         self.x = ((v - 65536 if v & 0x8000 else v) * m) >> 10
