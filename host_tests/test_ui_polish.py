@@ -144,3 +144,72 @@ def test_farkle_on_the_first_roll_does_not_say_lost_0():
     assert s.t_a == "RED FARKLED", s.t_a
     x = (128 - gfx.width("RED FARKLED", gfx.MEDIUM)) // 2
     assert _text_intact(r.frame(), "RED FARKLED", x, 40, gfx.MEDIUM)
+
+
+# ---- 3. sounds: the WILD declared, the "filled the riser" notice ---------------------
+
+def _record(r):
+    """Every effect the app plays from now on, in order."""
+    plays = []
+    real = r.app.play
+
+    def play(seq):
+        plays.append(seq)
+        real(seq)
+    r.app.play = play
+    return plays
+
+
+def test_declaring_the_wild_sounds():
+    from core import frenzy as fz
+    from test_ui_frenzy_golden import _roll
+    from ui import frenzy_screen as fs
+    from ui import sounds
+    # The Common Die shows WILD; RED rolls 2 2 3 4 6 and declares the WILD a 2.
+    r = _scripted("pol_wild", bytes((5,)) + _faces(2, 2, 3, 4, 6))
+    start_game(r, 2, 0)
+    _roll(r)
+    _roll(r)
+    s = r.app.screen
+    assert s.view == fs.PLAY and s.game.phase == fz.PH_WILD, (s.view, s.game.phase)
+    plays = _record(r)
+    r.press(NEXT)
+    assert plays == [sounds.SELECT], plays       # choosing: the cursor click
+    r.press(OK)
+    assert s.game.wild == 2 and s.game.phase == fz.PH_TAKE
+    assert plays[1:] == [sounds.LAND], plays     # declared: the die set on its face
+
+
+def test_filled_the_riser_notice_sounds():
+    from core import frenzy as fz
+    from test_ui_frenzy_golden import _roll, _select, _to
+    from ui import frenzy_screen as fs
+    from ui import sounds
+    # Relay, the Common Die 2X: RED fills the riser with five 1s and stops; GREEN
+    # takes a 5 and is stopped by RED's fill: the notice opens with the fill sound.
+    r = _scripted("pol_fill", bytes((4,)) + _faces(1, 1, 1, 1, 1) + _faces(5, 2, 3, 4, 6))
+    start_game(r, 2, 0)
+    _roll(r)
+    _roll(r)
+    _select(r, (0, 1, 2, 3, 4))
+    _to(r, fs.IT_TAKE)
+    plays = _record(r)
+    r.press(OK)
+    assert sounds.SAFE in plays, plays           # RED's own fill
+    _to(r, fs.IT_STOP)
+    r.press(OK)
+    assert r.screen == "pass"
+    r.press(OK)
+    _roll(r)                                     # GREEN: 5 2 3 4 6
+    _select(r, (0,))
+    _to(r, fs.IT_TAKE)
+    del plays[:]
+    r.press(OK)
+    s = r.app.screen
+    assert s.view == fs.NOTICE and s.t_a == "RED FILLED THE RISER:", (s.view, s.t_a)
+    assert plays == [sounds.SAFE], plays
+    # Closing it plays nothing more than the summary's own screen.
+    del plays[:]
+    r.press(OK)
+    assert s.view == fs.SUMMARY and s.game.phase != fz.OVER
+    assert sounds.SAFE not in plays, plays

@@ -75,7 +75,8 @@ _S_SELECT = _sfx("SELECT")
 _S_FARKLE = _sfx("FARKLE")
 _S_BANK = _sfx("BANK")
 _S_NOPE = _sfx("NOPE")
-_S_FILL = _sfx("SAFE")
+_S_FILL = _sfx("SAFE")    # a riser filled (also opening the "filled the riser" notice)
+_S_WILD = _sfx("LAND")    # the WILD declared: the Common Die set on its face
 _S_WIN = _sfx("WIN")
 
 
@@ -311,6 +312,8 @@ class FrenzyScreen(screens.Screen):
                     self.nn += 1
             elif t == "fill":
                 self._beep(_S_FILL)
+            elif t == "wild":
+                self._beep(_S_WILD)
             elif t == "stop":
                 self._beep(_S_BANK)
             elif t == "round_end":
@@ -354,6 +357,8 @@ class FrenzyScreen(screens.Screen):
             if self.view == WINNER:
                 self.win_t0 = self.app.now
                 self._beep(_S_WIN)
+            elif self.view == NOTICE:
+                self._beep(_S_FILL)
         else:
             self.view = PLAY
         self._sync()
