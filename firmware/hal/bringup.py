@@ -6,7 +6,8 @@ from hal.buzzer import Buzzer
 from hal.devices import Battery
 from hal.display import Display
 from hal.events import OK, Queue
-from hal.shake import Shaker, open_sensor
+from hal.sensor import open_sensor
+from hal.shake import Shaker
 
 
 def _get(profile, key, default=None):

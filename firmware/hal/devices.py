@@ -56,7 +56,8 @@ class Battery:
 
 class Devices:
     def __init__(self, profile):
-        # The building is boot-only code (hal.bringup): dropped again so its heap goes.
+        # The building is boot-only code (hal.bringup, hal.sensor): dropped again so its
+        # heap goes.
         import sys
         from hal import bringup
         self.profile = profile
@@ -64,10 +65,11 @@ class Devices:
             (self.i2c, self.queue, self.display, self.shaker, self.sensor_missing,
              self.buttons, self.buzzer, self.battery, self.source) = bringup.build(profile)
         finally:
-            sys.modules.pop("hal.bringup", None)
             pkg = sys.modules.get("hal")
-            if pkg is not None and hasattr(pkg, "bringup"):
-                delattr(pkg, "bringup")
+            for name in ("bringup", "sensor"):
+                sys.modules.pop("hal." + name, None)
+                if pkg is not None and hasattr(pkg, name):
+                    delattr(pkg, name)
 
     def poll(self, now):
         self.buttons.poll(now)

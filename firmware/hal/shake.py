@@ -13,7 +13,9 @@ when something else answers; `read()` takes one sample, allocation-free):
   IRQ on both edges counts edges in a bytearray; `edges` is the count since the last
   read.
 `open_sensor(i2c, profile_shake)` builds the one a board profile's SHAKE names, or None
-when it is not configured or does not answer.
+when it is not configured or does not answer. Each sensor's driver is a module of its
+own (hal.mpu6050, hal.lis3dh, hal.switch), loaded only when a profile names it;
+open_sensor (hal.sensor) is boot-only code. The names are still reachable here.
 
 `Shaker(sensor, queue, sensitivity=3, period_ms=20, cooldown_ms=800, scale=100)` turns
 samples taken at a fixed rate (at most one per poll) into SHAKE_START / SHAKE_END:
@@ -35,14 +37,8 @@ answers again. poll() allocates nothing while the sensor answers.
 from hal.events import SHAKE_END, SHAKE_START
 
 try:
-    from time import sleep_ms as _sleep_ms
     from time import ticks_add, ticks_diff
 except ImportError:  # CPython
-    from time import sleep as _sleep
-
-    def _sleep_ms(ms):
-        _sleep(ms / 1000)
-
     def ticks_diff(a, b):
         return a - b
 
@@ -68,172 +64,23 @@ _THRESH = b"\x18\x12\x0d\x09\x06"
 _SW_START = b"\x0c\x0a\x08\x06\x05"
 _SW_END = const(3)
 
-# WHO_AM_I values: MPU6050 (and clones), MPU6500/9250 family, MPU6886.
-_MPU_IDS = b"\x68\x98\x72\x70\x71\x73\x19"
 
-
-def _check_range(range_g):
-    if range_g not in (4, 8):
-        raise ValueError("accelerometer range must be 4 or 8 (g), not %r" % (range_g,))
-
-
-class MPU6050:
-    edges_only = False
-
-    def __init__(self, i2c, addr=0x68, range_g=8):
-        _check_range(range_g)
-        self.i2c = i2c
-        self.addr = addr
-        self.range_g = range_g
-        self._mul = 32 if range_g == 4 else 64   # (raw * mul) >> 10 = 1/256 g
-        self._buf = bytearray(6)
-        self._reg = bytearray(2)
-        self.who = 0
-        self.x = 0
-        self.y = 0
-        self.z = 0
-        self.init()
-
-    def _set(self, reg, val):
-        r = self._reg
-        r[0] = reg
-        r[1] = val
-        self.i2c.writeto(self.addr, r)
-
-    def _get(self, reg):
-        return self.i2c.readfrom_mem(self.addr, reg, 1)[0]
-
-    def init(self):
-        who = self._get(0x75)
-        if who not in _MPU_IDS:
-            raise ValueError("0x%02X is not an MPU6050/MPU6886 (WHO_AM_I 0x%02X)"
-                             % (self.addr, who))
-        self.who = who
-        self._set(0x6B, 0x80)       # PWR_MGMT_1: device reset
-        _sleep_ms(10)
-        # Awake (SLEEP clear) on the internal oscillator: the register map allows the
-        # gyros off only with it (CLKSEL 1 would clock from the X gyro put in standby).
-        self._set(0x6B, 0x00)
-        self._set(0x6C, 0x07)       # PWR_MGMT_2: gyro axes in standby
-        self._set(0x1A, 0x03)       # CONFIG: low-pass ~44 Hz
-        if who == 0x19:
-            self._set(0x1D, 0x03)   # MPU6886 ACCEL_CONFIG2: accel low-pass ~45 Hz
-        self._set(0x1C, (1 if self.range_g == 4 else 2) << 3)
-        if self._get(0x6B) & 0x40:
-            raise OSError(5)        # EIO: it did not wake up
-
-    def read(self):
-        b = self._buf
-        self.i2c.readfrom_mem_into(self.addr, 0x3B, b)
-        if not (b[0] | b[1] | b[2] | b[3] | b[4] | b[5]):
-            # All zero: the power-on state (asleep, registers cleared), never a real
-            # sample (gravity, noise). A read failure, so the detector re-inits it.
-            raise OSError(5)
-        m = self._mul
-        v = (b[0] << 8) | b[1]
-        self.x = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-        v = (b[2] << 8) | b[3]
-        self.y = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-        v = (b[4] << 8) | b[5]
-        self.z = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-
-
-MPU6886 = MPU6050
-
-
-class LIS3DH:
-    edges_only = False
-
-    def __init__(self, i2c, addr=0x18, range_g=8):
-        _check_range(range_g)
-        self.i2c = i2c
-        self.addr = addr
-        self.range_g = range_g
-        # High-resolution left-justified 16-bit: 8000 (4 g) / 4000 (8 g) per g.
-        self._mul = 33 if range_g == 4 else 66
-        self._buf = bytearray(6)
-        self._reg = bytearray(2)
-        self.who = 0
-        self.x = 0
-        self.y = 0
-        self.z = 0
-        self.init()
-
-    def _set(self, reg, val):
-        r = self._reg
-        r[0] = reg
-        r[1] = val
-        self.i2c.writeto(self.addr, r)
-
-    def init(self):
-        who = self.i2c.readfrom_mem(self.addr, 0x0F, 1)[0]
-        if who != 0x33:
-            raise ValueError("0x%02X is not a LIS3DH (WHO_AM_I 0x%02X)" % (self.addr, who))
-        self.who = who
-        self._set(0x20, 0x57)       # CTRL_REG1: 100 Hz, normal power, X/Y/Z on
-        fs = 1 if self.range_g == 4 else 2
-        self._set(0x23, 0x80 | (fs << 4) | 0x08)  # CTRL_REG4: BDU, full scale, HR
-
-    def read(self):
-        b = self._buf
-        self.i2c.readfrom_mem_into(self.addr, 0x28 | 0x80, b)  # bit 7: auto-increment
-        m = self._mul
-        v = (b[1] << 8) | b[0]
-        self.x = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-        v = (b[3] << 8) | b[2]
-        self.y = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-        v = (b[5] << 8) | b[4]
-        self.z = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-
-
-class Switch:
-    edges_only = True
-
-    def __init__(self, pin):
-        self.pin = pin
-        self._cnt = bytearray(1)
-        self._last = pin.value()
-        self.edges = 0
-        cnt = self._cnt
-
-        def edge(p):  # IRQ: count, saturating, nothing more
-            if cnt[0] < 255:
-                cnt[0] += 1
-        pin.irq(handler=edge, trigger=pin.IRQ_FALLING | pin.IRQ_RISING)
-
-    def init(self):
-        self._cnt[0] = 0
-
-    def read(self):
-        n = self._cnt[0]
-        self._cnt[0] = 0
-        lv = self.pin.value()
-        if n == 0 and lv != self._last:
-            n = 1  # a change the IRQ missed still is a change
-        self._last = lv
-        self.edges = n
-
-
-def open_sensor(i2c, cfg):
-    """The sensor a profile's SHAKE dict describes, or None (not configured, or it does
-    not answer / is not that chip)."""
-    if not cfg or cfg.get("type") is None:
-        return None
-    kind = cfg["type"]
-    if kind in ("mpu6050", "mpu6886", "lis3dh"):
-        rng = cfg.get("range", 8)
-        _check_range(rng)
-        try:
-            if kind == "lis3dh":
-                return LIS3DH(i2c, cfg.get("addr", 0x18), rng)
-            return MPU6050(i2c, cfg.get("addr", 0x68), rng)
-        except (OSError, ValueError):
-            return None
-    if kind == "switch":
-        from machine import Pin
-        pull = Pin.PULL_UP if cfg.get("pull", "internal") == "internal" else None
-        return Switch(Pin(cfg["pin"], Pin.IN, pull))
-    raise ValueError("unknown shake sensor type %r" % (kind,))
+def __getattr__(name):
+    # The sensor drivers live in modules of their own (hal.mpu6050, hal.lis3dh,
+    # hal.switch) and open_sensor in boot-only hal.sensor: a board holds only its
+    # own sensor's code. Old imports (`from hal.shake import LIS3DH`) still work.
+    if name == "open_sensor":
+        from hal import sensor as m
+    elif name == "LIS3DH":
+        from hal import lis3dh as m
+    elif name == "Switch":
+        from hal import switch as m
+    elif name == "MPU6050" or name == "MPU6886":
+        from hal import mpu6050 as m
+        name = "MPU6050"
+    else:
+        raise AttributeError(name)
+    return getattr(m, name)
 
 
 class Shaker:
