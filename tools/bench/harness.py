@@ -80,6 +80,16 @@ def _no_log(*args):
     pass
 
 
+class _NoList:
+    """Stands in for a host model's change log: nothing kept, so it costs no heap."""
+
+    def __len__(self):
+        return 0
+
+    def append(self, item):
+        pass
+
+
 def sim_board(root, lib):
     """The simulated board, configured from the build's board profile."""
     paths(root, lib)
@@ -94,6 +104,8 @@ def sim_board(root, lib):
     sim.log_i2c = False  # the bus log holds frames: host memory, not the device's
     if sim.oled is not None and hasattr(sim.oled, "_log"):
         sim.oled._log = _no_log
+    # The buzzer model logs every tone change (~20 KB over a game): host memory too.
+    sim.pwm.log = _NoList()
     return board, sim
 
 
