@@ -213,3 +213,64 @@ def test_filled_the_riser_notice_sounds():
     r.press(OK)
     assert s.view == fs.SUMMARY and s.game.phase != fz.OVER
     assert sounds.SAFE not in plays, plays
+
+
+# ---- 4. Settings: which way the shake sense goes; values clear of the scroll bar -----
+
+def _settings(name):
+    r = ui_rig.Rig(name)
+    r.wait(1500)
+    _pick(r, "SETTINGS")
+    assert r.screen == "settings", r.screen
+    return r
+
+
+def _settings_to(r, label):
+    from ui import settings
+    s = r.app.screen
+    for _ in range(12):
+        if s.cur < len(settings._LINES) and settings._LINES[s.cur][0] == label:
+            return s
+        r.press(NEXT)
+    raise AssertionError("no line " + label)
+
+
+def test_shake_sense_says_which_way_is_more_sensitive():
+    from hal import shake
+    # The claim is true: sensitivity 5 starts a shake at the lowest activity.
+    th = shake._THRESH
+    assert all(th[i] > th[i + 1] for i in range(len(th) - 1)), th
+    r = _settings("pol_sense")
+    s = _settings_to(r, "SHAKE SENSE")
+    row = s.cur - s.top
+    y = 12 + 8 * row
+    for _ in range(5):
+        v = r.app.settings[5]
+        want = "%d (5=LIGHT)" % v
+        assert s.vals[s.cur] == want, s.vals[s.cur]
+        w = gfx.width(want)
+
+        def paint(fb):
+            fb.fill_rect(0, y - 1, 128, 7, 1)
+            gfx.text(fb, "SHAKE SENSE", 2, y, 0)
+            gfx.text(fb, want, 125 - w, y, 0)
+        assert _region_is(r.frame(), paint, 0, y - 1, 127, y + 6), want
+        r.press(OK)                                     # the next value
+    assert r.app.settings[5] == v % 5 + 1
+
+
+def test_settings_values_keep_clear_of_the_scroll_bar():
+    r = _settings("pol_clear")
+    s = r.app.screen
+    for _ in range(12):
+        f = r.frame()
+        for row in range(6):
+            y = 12 + 8 * row
+            if s.top + row == s.cur:
+                continue                                # the inverted cursor row
+            for yy in range(y, y + 5):
+                # Columns 125 and 126 stay dark: values end 2 px before the bar
+                # (they ended 1 px before it and read as touching it).
+                assert not _lit(f, 125, yy) and not _lit(f, 126, yy), (s.top + row, yy)
+            assert any(_lit(f, 127, yy) for yy in range(11, 59))  # the bar is there
+        r.press(NEXT)

@@ -41,7 +41,7 @@ def value_text(idx, v):
     if idx == _S_ONES:
         return "1000" if v else "300"
     if idx == _S_SENS:
-        return "%d" % v
+        return "%d (5=LIGHT)" % v  # which way is more sensitive
     if v == 0:
         return "NEVER"
     if idx == _S_DIM:
@@ -110,7 +110,7 @@ class Settings(Screen):
                 gfx.center(fb, "DONE", y, c)
             else:
                 gfx.text(fb, _LINES[i][0], 2, y, c)
-                gfx.right(fb, self.vals[i], 126, y, c)
+                gfx.right(fb, self.vals[i], 125, y, c)  # 2 px clear of the scroll bar
             y += 8
         # Scroll position on the right edge.
         h = 48 * _ROWS // (n + 1)
