@@ -2,7 +2,8 @@
 
 After a crash, a watchdog reset or a wake from deep sleep, guard.boot() says to go
 straight back into the saved game (Continue). An uncaught exception is logged, a short
-"restarting" screen shows an error code, and the board resets (guard.crashed).
+"restarting" screen shows an error code, and the board resets (guard.crashed). guard
+itself is tiny: its code (crash.py) is loaded only for boot() and crashed().
 """
 import board
 import guard
@@ -16,4 +17,6 @@ try:
         app.resume()
     app.run()
 except Exception as e:  # KeyboardInterrupt (Ctrl-C at the REPL) is not caught
-    guard.crashed(e, "/", app.display if app is not None else None)
+    d = app.display if app is not None else None
+    app = None  # the game's heap goes back before the crash code loads (MemoryError)
+    guard.crashed(e, "/", d)
