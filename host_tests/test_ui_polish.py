@@ -274,3 +274,38 @@ def test_settings_values_keep_clear_of_the_scroll_bar():
                 assert not _lit(f, 125, yy) and not _lit(f, 126, yy), (s.top + row, yy)
             assert any(_lit(f, 127, yy) for yy in range(11, 59))  # the bar is there
         r.press(NEXT)
+
+
+# ---- 5. Settings: the rules options apply to new games --------------------------------
+
+def test_rules_options_say_they_apply_to_new_games():
+    from ui import settings
+    r = _settings("pol_newgames")
+    s = r.app.screen
+    note = "APPLIES TO NEW GAMES"
+    x = (128 - gfx.width(note)) // 2
+    seen = 0
+    for _ in range(len(settings._LINES) + 1):
+        f = r.frame()
+        i = s.cur
+        label = settings._LINES[i][0] if i < len(settings._LINES) else "DONE"
+        rules = label in ("FRENZY TURNS", "THREE 1S", "PYRAMID SPOTS")
+        if rules:
+            seen += 1
+            assert _text_intact(f, note, x, 59), label
+        else:
+            # Elsewhere the bottom lines below the list stay dark.
+            for y in range(58, 64):
+                for xx in range(0, 127):
+                    assert not _lit(f, xx, y), (label, xx, y)
+        r.press(NEXT)
+    assert seen == 3
+    # Changing one of them leaves the saved game's rules alone: the app passes the
+    # settings to a game only when it starts (Frenzy's schedule is in its save).
+    start = ui_rig.Rig("pol_newgames2")
+    start_game(start, 2, 0)
+    g = start.app.screen.game
+    start.app.settings[2] = 1                           # LOCKSTEP from now on
+    start.press(BACK)
+    _pick(start, "CONTINUE")
+    assert start.app.screen.game.schedule == g.schedule == 0

@@ -1,5 +1,7 @@
 """Settings screen: PREV/NEXT choose a line, OK changes its value (applied at once),
-BACK (or DONE) saves through the store and returns to the menu."""
+BACK (or DONE) saves through the store and returns to the menu. The rules options
+(Frenzy turns, three 1s, pyramid spots) say under the list that they apply to new
+games."""
 from ui import gfx
 from ui.screens import BACK, NEXT, OK, PREV, Screen
 
@@ -112,6 +114,10 @@ class Settings(Screen):
                 gfx.text(fb, _LINES[i][0], 2, y, c)
                 gfx.right(fb, self.vals[i], 125, y, c)  # 2 px clear of the scroll bar
             y += 8
+        i = self.cur
+        if i < n and _S_SCHEDULE <= _LINES[i][1] <= _S_SPOTS:
+            # A game keeps the rules it started with (they are in its save).
+            gfx.center(fb, "APPLIES TO NEW GAMES", 59)
         # Scroll position on the right edge.
         h = 48 * _ROWS // (n + 1)
         fb.vline(127, 11 + (48 - h) * self.top // (n + 1 - _ROWS), h, 1)
