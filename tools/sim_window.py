@@ -103,6 +103,7 @@ class Window:
         self.controls = controls
         pygame.init()
         pygame.display.set_caption("Pocket Dice - simulator")
+        self.caption = ""
         self.font = pygame.font.Font(None, 22)
         self.small = pygame.font.Font(None, 18)
         self.layout(state.w, state.h)
@@ -183,6 +184,10 @@ class Window:
         bits = ["screen " + (st.screen or "?"), "tone " + tone + (" (muted)" if self.muted else "")]
         if st.heap is not None:
             bits.append("heap %d KB free" % (st.heap // 1024))
+        caption = "Pocket Dice - " + st.headline().replace("\u00b7", "-")
+        if caption != self.caption:  # which firmware runs (build or sources), heap limit
+            self.caption = caption
+            pygame.display.set_caption(caption)
         if "BACK" not in self.controls.buttons:
             bits.append("BACK* = long OK")
         line = "  |  ".join(bits)
@@ -199,6 +204,7 @@ def run(args, inject=None, shot=None):
     state = sim.State()
     trace = open(args.trace, "w") if args.trace else None
     child = sim.Child(args)
+    state.attach(child, args)
     controls = sim.Controls(child.send)
     win = Window(args, state, controls)
     t0 = time.monotonic()
@@ -262,9 +268,8 @@ def run(args, inject=None, shot=None):
         if trace:
             trace.close()
     if code:
-        print("sim: the firmware stopped%s" % (": " + state.error if state.error else ""))
-        for ln in list(child.log)[-20:]:
-            print("  " + ln)
+        for ln in sim.stopped_report(state, child, args):
+            print(ln)
     return code
 
 

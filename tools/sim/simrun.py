@@ -4,7 +4,10 @@ Started as a child interpreter (MicroPython unix port or CPython) with this fold
 machine.py shadowing the built-in `machine`:
 
     micropython tools/sim/simrun.py --root ROOT --board NAME --fs DIR [--out FD]
-        [--frame-ms N] [--seed N] [--script FILE] [--budget BYTES]
+        [--frame-ms N] [--seed N] [--script FILE] [--budget BYTES] [--firmware DIR]
+
+--firmware DIR runs the firmware from DIR instead of ROOT/firmware: a compiled build in
+the device layout (tools/build.py), whose board.mpy is the chosen board's profile.
 
 Live mode (default) steps App on the real clock and reads commands, one per line, on
 stdin: `p BUTTON` / `r BUTTON` (press/release PREV NEXT OK BACK), `s 1` / `s 0` (shake
@@ -14,6 +17,7 @@ on/off), `q` (quit). Script mode (--script) steps a virtual clock through a scen
 It writes messages to file descriptor --out (default 1): text lines, a frame line
 followed by its raw bytes:
     B <board> <width> <height> <buttons,comma,separated>   once, at start
+    W <path>                     the file the firmware's app module was loaded from
     F <width> <height> <nbytes>\\n<nbytes of MONO_VLSB>      when the panel changed
     S <screen NAME>                                        when the screen changed
     T <freq> <duty>                                        when the buzzer changed
@@ -56,7 +60,8 @@ def _ticks_diff(a, b):
 
 def _args(argv):
     opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
-            "frame-ms": "0", "seed": "", "script": "", "budget": "0"}
+            "frame-ms": "0", "seed": "", "script": "", "budget": "0",
+            "firmware": ""}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -87,7 +92,25 @@ class XorShift:
         return bytes(out)
 
 
-def _load_board(root, name):
+def _has_board(folder):
+    """Whether a build folder carries its board profile (board.mpy / board.py)."""
+    import os
+    for fn in ("board.mpy", "board.py"):
+        try:
+            os.stat(folder + "/" + fn)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+def _load_board(root, name, firmware=""):
+    if firmware and _has_board(firmware):
+        # A build: the profile is installed as board, exactly as on the device.
+        if firmware not in sys.path:
+            sys.path.insert(0, firmware)
+        import board
+        return board
     sys.path.insert(0, root + "/boards")
     try:
         mod = __import__(name)
@@ -128,10 +151,14 @@ def _raise_deep(ms=0):
 class Runner:
     def __init__(self, opts):
         root = opts["root"]
-        for p in ("/firmware", "/tools/sim"):
-            if root + p not in sys.path:
-                sys.path.insert(0, root + p)
-        self.board = _load_board(root, opts["board"])
+        # The firmware's folder, then tools/sim in front of it (machine.py must shadow
+        # the unix port's built-in machine).
+        self.firmware = opts["firmware"] or root + "/firmware"
+        for p in (self.firmware, root + "/tools/sim"):
+            if p in sys.path:
+                sys.path.remove(p)
+            sys.path.insert(0, p)
+        self.board = _load_board(root, opts["board"], opts["firmware"])
         import machine
         self.machine = machine
         self.sim = machine.SIM
@@ -164,15 +191,25 @@ class Runner:
 
     def fence(self):
         """With --budget N: keep exactly N bytes of heap free for the firmware by
-        holding the rest in one block, so the simulator's own modules (this file, the
-        machine and its models, already loaded) do not count against the device's heap."""
+        holding the rest, so the simulator's own modules (this file, the machine and its
+        models, already loaded) do not count against the device's heap. The rest is held
+        in the largest blocks that fit: loading the modules left holes, so one block the
+        size of the rest may not exist."""
         if not self.budget:
             return
         import gc
         gc.collect()
-        spare = gc.mem_free() - self.budget - 64
-        if spare > 0:
-            self.ballast = bytearray(spare)
+        held = []
+        size = gc.mem_free() - self.budget - 64
+        while size >= 16:
+            spare = gc.mem_free() - self.budget - 64
+            if spare < 16:
+                break
+            try:
+                held.append(bytearray(min(size, spare)))
+            except MemoryError:
+                size //= 2
+        self.ballast = held
         gc.collect()
 
     def start(self):
@@ -181,6 +218,7 @@ class Runner:
         import app as appmod
         if not self.frame_ms:
             self.frame_ms = getattr(appmod, "FRAME_MS", 33)
+        self.send(b"W %s\n" % str(getattr(appmod, "__file__", "?")).encode())
         self.boot()
         names = [b for b in _BUTTONS if b in getattr(self.board, "BUTTONS", {})]
         self.send(b"B %s %d %d %s\n" % (getattr(self.board, "NAME", "?").replace(" ", "_")
@@ -290,9 +328,20 @@ class Runner:
             pass  # a button this board does not have
         return True
 
+    def trim(self):
+        """Empties the models' logs (panel commands, buzzer changes, sleeps): nobody
+        reads them here, and grown to their caps they would hold tens of KB of the
+        firmware's fenced heap (the device keeps no such logs)."""
+        for obj, name in ((self.sim.oled, "commands"), (getattr(self.sim, "pwm", None), "log"),
+                          (self.sim, "sleeps"), (self.sim, "i2c_log")):
+            lst = getattr(obj, name, None)
+            if isinstance(lst, list) and lst:
+                del lst[:]
+
     def step(self, now):
         """One frame; a crash restarts the firmware like the device (a crash loop of
         three within five seconds ends the run)."""
+        self.trim()
         try:
             self.app.step(now)
         except Reboot as r:  # the firmware itself called machine.reset()/deepsleep()
