@@ -177,6 +177,14 @@ class PtySim:
     def status(self):
         return next((ln for ln in self.screen.text() if "screen " in ln), "")
 
+    def headline(self):
+        return next((ln.strip() for ln in self.screen.text() if "firmware: " in ln), "")
+
+    def loaded(self):
+        """The file the child loaded the firmware's app module from (its W message)."""
+        names = [t[2:] for t in self.traces() if t.startswith("W ")]
+        return names[-1] if names else None
+
     def shown_matches_model(self, mode="block1"):
         """The picture on the terminal equals the firmware's last frame."""
         fr = self.last_frame()
@@ -453,7 +461,80 @@ def test_too_small_a_heap_ends_with_the_memory_error_shown(sim_factory):
     s = sim_factory(extra=["--heap", "16k"])
     assert wait_exit(s, 20) == 1
     assert termios.tcgetattr(s.slave) == s.attrs_before
-    assert "MemoryError" in "\n".join(s.screen.text())
+    text = [ln.strip() for ln in s.screen.text() if ln.strip()]
+    assert "MemoryError" in "\n".join(text), "the traceback says where"
+    assert text[-1].startswith("sim: the firmware ran out of memory at 16 KB: try a larger HEAP="), \
+        "the last line says what happened and what to do: %r" % text[-1]
+
+
+def test_a_crash_that_is_not_memory_is_not_called_one(sim_factory):
+    s = sim_factory(extra=["--board", "no_such_board", "--source"])
+    assert wait_exit(s, 20) == 1
+    text = "\n".join(s.screen.text())
+    assert "the firmware stopped" in text and "out of memory" not in text
+
+
+# ---- which firmware runs: the compiled build by default, sources with --source ------
+
+def _build_dir(board="sim"):
+    return os.path.join(SIM_ROOT, "build", "sim-run", board)
+
+
+def test_default_runs_the_compiled_build_as_deployed(sim_factory):
+    s = sim_factory(extra=["--board", "lolin32_oled"])
+    s.until(lambda: s.screen_name() == "menu" and s.loaded(), what="menu")
+    app = s.loaded()
+    assert app.endswith(".mpy") and os.path.samefile(
+        os.path.dirname(app), _build_dir("lolin32_oled")), app
+    s.until(lambda: s.headline().startswith(
+        "firmware: build/sim-run/lolin32_oled (.mpy)"), what="the first line")
+    built = os.listdir(_build_dir("lolin32_oled"))
+    # The device layout: main.py/boot.py as source, the profile as board.mpy.
+    assert {"main.py", "boot.py", "board.mpy", "app.mpy"} <= set(built), built
+    assert "app.py" not in built
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+
+
+def test_source_runs_firmware_py(sim_factory):
+    s = sim_factory(extra=["--source", "--heap", "1m"])
+    s.until(lambda: s.screen_name() == "menu" and s.loaded(), what="menu")
+    app = s.loaded()
+    assert app.endswith("app.py") and os.path.samefile(
+        os.path.dirname(app), os.path.join(SIM_ROOT, "firmware")), app
+    s.until(lambda: s.headline() == "firmware: firmware/ (.py source) \u00b7 heap 1024 KB",
+            what="the first line")
+    s.send("q", 0)
+    assert wait_exit(s) == 0
+
+
+def test_the_build_is_redone_only_when_a_source_changed(tmp_path):
+    import shutil
+    import sim_build
+    root = tmp_path / "tree"
+    shutil.copytree(os.path.join(SIM_ROOT, "firmware"), root / "firmware",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.mpy"))
+    shutil.copytree(os.path.join(SIM_ROOT, "boards"), root / "boards",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "tools").mkdir()
+    shutil.copy(os.path.join(SIM_ROOT, "tools", "build.py"), root / "tools" / "build.py")
+    out, built = sim_build.ensure_build(str(root), "sim")
+    assert built and os.path.isfile(os.path.join(out, "app.mpy"))
+    assert sim_build.ensure_build(str(root), "sim") == (out, False), "up to date"
+    # A new module appears in the build; a removed one leaves it.
+    (root / "firmware" / "extra_mod.py").write_text("X = 1\n")
+    assert sim_build.ensure_build(str(root), "sim")[1]
+    assert os.path.isfile(os.path.join(out, "extra_mod.mpy"))
+    (root / "firmware" / "extra_mod.py").unlink()
+    assert sim_build.ensure_build(str(root), "sim")[1]
+    assert not os.path.exists(os.path.join(out, "extra_mod.mpy"))
+    # A changed board profile is rebuilt too; a broken source is a clear error.
+    prof = root / "boards" / "sim.py"
+    prof.write_text(prof.read_text() + "\n# changed\n")
+    assert sim_build.ensure_build(str(root), "sim")[1]
+    (root / "firmware" / "broken.py").write_text("def f(:\n")
+    with pytest.raises(sim_build.BuildFailed, match="broken.py"):
+        sim_build.ensure_build(str(root), "sim")
 
 
 def test_locale_detection():
@@ -513,6 +594,15 @@ def test_deep_sleep_wakes_into_the_same_game():
     (_, _, _, game), (_, _, _, asleep), (_, _, _, woke) = screens.run_scenario(script, 1)
     assert any(game) and not any(asleep), "the panel is dark in deep sleep"
     assert woke == game, "a button wakes it into the same screen, the press swallowed"
+
+
+def test_screens_run_the_build_and_draw_what_the_sources_draw():
+    seed, prep, script = screens.SCENARIOS["menu"]
+    built = screens.run_scenario(script + "wait 1500\nsnap later\n", seed, prep=prep)
+    source = screens.run_scenario(script + "wait 1500\nsnap later\n", seed, prep=prep,
+                                  source=True)
+    assert [lb for lb, _, _, _ in built] == ["menu", "later"]
+    assert built == source
 
 
 def test_screens_fails_loudly_when_a_script_goes_wrong():

@@ -3,10 +3,13 @@
 
 Each scenario is a list of events (button taps, shakes, waits) played on a virtual
 clock with a fixed dice seed by tools/sim/simrun.py, under the MicroPython unix port
-(or CPython with --cpython); `snap NAME` lines become NAME.png: the OLED scaled up with a
-bezel around it. Same seed, same script -> the same pictures, byte for byte.
+running the compiled build as deployed (build/sim-run/<board>, as `make sim` does; see
+tools/sim_build.py), or firmware/*.py with --source or on CPython (--cpython); `snap
+NAME` lines become NAME.png: the OLED scaled up with a bezel around it. Same seed, same
+script -> the same pictures, byte for byte.
 
-    tools/screens.py --out tools/screenshots [--only NAME ...] [--cpython] [--scale 3]
+    tools/screens.py --out tools/screenshots [--only NAME ...] [--cpython] [--source]
+        [--scale 3]
 
 Script commands (see simrun.run_script): wait MS, tap B, long B, press B, release B,
 shake MS, snap NAME, until SCREEN [MAX_MS], expect SCREEN.
@@ -19,6 +22,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import sim_build  # noqa: E402
 
 # The gallery: scenario name -> (seed, prep, script). Every scenario starts on a fresh
 # filesystem (menu: SHAKE UP first, no CONTINUE); prep (kind, players) first saves a
@@ -180,9 +185,15 @@ def near_end(fs, kind, players, seed):
     store.Store(fs).save_game(kind, blob, bytes((holder + 1,)))
 
 
-def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap="", prep=None):
+def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap="", prep=None,
+                 source=False):
     """Plays one script; returns [(label, w, h, frame bytes)] for its snaps. `prep`:
-    None or (kind, players) for a near-end saved game to start from (see near_end)."""
+    None or (kind, players) for a near-end saved game to start from (see near_end).
+    The unix port runs the compiled build unless `source`."""
+    try:
+        fw = sim_build.firmware_for(root, board, source=source, cpython=cpython)
+    except sim_build.BuildFailed as e:
+        raise RuntimeError("screens: could not build the firmware: %s" % e) from None
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "script.txt")
         with open(path, "w") as f:
@@ -196,6 +207,8 @@ def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap="", p
         cmd = interp + [os.path.join(root, "tools", "sim", "simrun.py"), "--root", root,
                         "--board", board, "--fs", fs, "--seed", str(seed),
                         "--script", path, "--out", "1"]
+        if fw.compiled:
+            cmd += ["--firmware", fw.path]
         res = subprocess.run(cmd, cwd=root, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     return parse_stream(res.stdout, res.returncode, res.stderr)
@@ -266,7 +279,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", default=os.path.join("tools", "screenshots"))
     p.add_argument("--only", nargs="*", help="scenario names (default: all)")
-    p.add_argument("--cpython", action="store_true")
+    p.add_argument("--cpython", action="store_true", help="run on CPython (from the sources)")
+    p.add_argument("--source", action="store_true",
+                   help="run firmware/*.py, not the compiled build (unix port)")
     p.add_argument("--scale", type=int, default=3)
     p.add_argument("--heap", default="")
     p.add_argument("--list", action="store_true", help="list the scenarios")
@@ -283,7 +298,7 @@ def main(argv=None):
             raise SystemExit("screens: no scenario %r (see --list)" % name)
         seed, prep, script = SCENARIOS[name]
         for label, w, h, frame in run_scenario(script, seed, args.cpython, heap=args.heap,
-                                               prep=prep):
+                                               prep=prep, source=args.source):
             path = os.path.join(args.out, label + ".png")
             save_png(to_image(frame, w, h, args.scale), path)
             wrote += 1

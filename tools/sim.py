@@ -69,9 +69,10 @@ def parse_args(argv):
 
 
 # The simulator's own share of the MicroPython heap (simrun, machine.py and its panel and
-# sensor models, ~60 KB on the 64-bit unix port, plus room for their garbage): added to
-# --heap, then fenced off (simrun --budget), so the firmware gets exactly --heap.
-SIM_OVERHEAD = 96 * 1024
+# sensor models, ~60 KB on the 64-bit unix port, plus room for compiling them: they do
+# not load in 128 KB): added to --heap, then fenced off (simrun --budget), so the
+# firmware gets exactly --heap.
+SIM_OVERHEAD = 256 * 1024
 
 
 def heap_bytes(text):
@@ -99,7 +100,7 @@ def out_of_memory(error, heap):
         return None
     if not heap:
         return ("the firmware ran out of memory with the unix port's default heap "
-                "(see the traceback below)")
+                "(the traceback is above)")
     n = heap_bytes(heap)
     more = (n * 3 // 2 + 16 * 1024 - 1) // (16 * 1024) * 16  # half as much again, in KB
     return ("the firmware ran out of memory at %s: try a larger HEAP= "
@@ -452,6 +453,8 @@ class State:
             self.asleep = msg[1] == "1"
         elif kind == "W":
             self.firmware = self.describe_loaded(msg[1])
+            if trace:
+                trace.write("W %s\n" % msg[1])
         if trace:
             trace.flush()
 
