@@ -121,7 +121,8 @@ class App:
         self.screen = self._blank
         self._menu = None
         self.apply_settings()
-        self.show(screens.Splash(self))
+        from ui.menu import Splash
+        self.show(Splash(self))
         if self.store.problem:
             self.say(self.store.problem)
             self.store.problem = None
@@ -142,7 +143,8 @@ class App:
         self.screen = self._blank
         _unload()
         if self._menu is None:
-            self._menu = screens.Menu(self)
+            from ui.menu import Menu  # the menu level: dropped again when a game starts
+            self._menu = Menu(self)
         self.show(self._menu)
         if self.store.problem:
             self.say(self.store.problem)
@@ -215,70 +217,10 @@ class App:
     def save_settings(self):
         self.store.save_settings(self.settings)
 
-    # ---- menu actions ----------------------------------------------------------
-
-    def choose(self, item):
-        if item == "CONTINUE":
-            self.resume()
-        elif item == "SHAKE UP":
-            self.show(screens.Setup(self, screens.KIND_SHAKEUP))
-        elif item == "FARKLE FRENZY":
-            self.show(screens.Setup(self, screens.KIND_FRENZY))
-        elif item == "SETTINGS":
-            from ui.settings import Settings
-            self.show(Settings(self))
-        elif item == "HOW TO PLAY":
-            from ui.howto import HowTo
-            self.show(HowTo(self))
-        elif item == "STATS":
-            from ui.stats import Stats
-            self.show(Stats(self))
-
-    def _screen_class(self, kind):
-        if kind == screens.KIND_SHAKEUP:
-            from core import shakeup
-            from ui.shakeup_screen import ShakeUpScreen
-            return shakeup, ShakeUpScreen
-        from core import frenzy
-        from ui.frenzy_screen import FrenzyScreen
-        return frenzy, FrenzyScreen
-
-    def start(self, kind, players):
-        """A new game from the setup screen; the one who set it up holds the device."""
-        self.screen = self._blank
-        gc.collect()
-        mod, cls = self._screen_class(kind)
-        s = self.settings
-        if kind == screens.KIND_SHAKEUP:
-            game = mod.Game(players, bool(s[store.S_SPOTS]), self.dice)
-        else:
-            game = mod.Game(players, s[store.S_SCHEDULE], 1000 if s[store.S_ONES] else 300,
-                            self.dice)
-        self.players = players
-        self.holder = 0
-        scr = cls(self, game, None)
-        self.save(kind, game, b"")
-        self.show(scr)
-
     def resume(self):
-        got = self.store.load_game()
-        if got is None:
-            self.menu()
-            return
-        kind, blob, ui = got
-        self.screen = self._blank
-        gc.collect()
-        try:
-            mod, cls = self._screen_class(kind)
-            game = mod.Game.from_bytes(blob, self.dice)
-            self.players = game.players
-            self.holder = (ui[0] - 1) if ui else -1
-            scr = cls(self, game, ui[1:] if ui else b"")
-        except (ValueError, IndexError, ImportError):
-            self.store.reject_game()
-            self.menu()
-            return
-        self.show(scr)
+        """Continue the saved game (the menu's CONTINUE; main.py after a crash)."""
+        from ui.menu import resume
+        resume(self)
 
     # ---- the frame ---------------------------------------------------------------
 

@@ -1,0 +1,256 @@
+"""The menu level: splash, main menu, setup, and starting or continuing a game.
+
+Loaded only while the menu is up: starting or continuing a game drops this module
+(its code does not keep heap while a game runs) and app.menu() loads it again.
+"""
+import gc
+
+import store
+from ui import gfx
+from ui.screens import (BACK, COLOURS, INITIALS, KIND_FRENZY, KIND_SHAKEUP, NEXT, OK, PREV,
+                        Screen, key)
+
+
+class Splash(Screen):
+    """Title for a moment (or until a key)."""
+    NAME = "splash"
+    MS = 1200
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.t0 = app.now
+
+    def update(self, q):
+        app = self.app
+        for i in range(q.n):
+            if key(q.buf[i]) >= 0:
+                app.menu()
+                return
+        if app.elapsed(self.t0) >= self.MS:
+            app.menu()
+
+    def draw(self, fb):
+        gfx.center(fb, "POCKET", 4, 1, gfx.MEDIUM, 2)
+        gfx.center(fb, "DICE", 22, 1, gfx.MEDIUM, 2)
+        for i in range(4):
+            gfx.die(fb, 22 + i * 22, 42, (3, 1, 6, 5)[i], gfx.DIE_L, i == 1)
+
+
+class Menu(Screen):
+    """Main menu. Items are built on enter (Continue only with a saved game).
+
+    A new game over a saved one asks first: `ask` holds the chosen item while the
+    menu shows "REPLACE SAVED GAME?" with NO (the cursor starts there) and YES."""
+    NAME = "menu"
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.items = []
+        self.cur = 0
+        self.batt = ""  # battery percent, read when the menu opens
+        self.ask = None
+        self.yes = 0
+
+    def enter(self):
+        app = self.app
+        items = []
+        if app.store.has_game():
+            items.append("CONTINUE")
+        items.append("SHAKE UP")
+        items.append("FARKLE FRENZY")
+        items.append("SETTINGS")
+        items.append("HOW TO PLAY")
+        items.append("STATS")
+        # The cursor stays on the same item; a game just left (CONTINUE appeared)
+        # puts it on CONTINUE, so OK, OK there does not start a new game over it.
+        old = self.items
+        prev = old[self.cur] if self.cur < len(old) else None
+        self.cur = 0
+        if items[0] != "CONTINUE" or "CONTINUE" in old:
+            for i in range(len(items)):
+                if items[i] == prev:
+                    self.cur = i
+        self.items = items
+        self.ask = None
+        self.batt = ""
+        b = getattr(app.dev, "battery", None)
+        if b is not None:
+            try:
+                self.batt = "%d%%" % b.percent()
+            except (OSError, ValueError):
+                pass
+        self.dirty = True
+
+    def on_key(self, k):
+        n = len(self.items)
+        it = self.ask
+        if it is not None:
+            if k == PREV or k == NEXT:
+                self.yes ^= 1
+            elif k == OK or k == BACK:
+                self.ask = None
+                if k == OK and self.yes:
+                    choose(self.app, it)
+                    return
+            else:
+                return
+        elif k == NEXT:
+            self.cur = (self.cur + 1) % n
+        elif k == PREV:
+            self.cur = (self.cur - 1) % n
+        elif k == OK:
+            it = self.items[self.cur]
+            if self.items[0] == "CONTINUE" and (it == "SHAKE UP" or it == "FARKLE FRENZY"):
+                self.ask = it  # a game is saved: do not replace it by accident
+                self.yes = 0
+            else:
+                choose(self.app, it)
+                return
+        else:
+            return
+        self.app.play_select()
+        self.dirty = True
+
+    def draw(self, fb):
+        if self.ask is not None:
+            # As the Frenzy "STOP?" warning: the question, NO and YES.
+            gfx.banner(fb, self.ask, 0)
+            gfx.center(fb, "REPLACE SAVED GAME?", 22, 1, gfx.MEDIUM)
+            x = 36
+            for i in range(2):
+                s = "YES" if i else "NO"
+                if i == self.yes:
+                    w = gfx.label(fb, s, x, 44, gfx.MEDIUM)
+                else:
+                    w = gfx.width(s, gfx.MEDIUM) + 2
+                    gfx.text(fb, s, x + 1, 45, 1, gfx.MEDIUM)
+                x += w + 21
+            return
+        gfx.banner(fb, "POCKET DICE", 0)
+        if self.batt:
+            gfx.right(fb, self.batt, 127, 3, 0)
+        y = 17  # each item within one 8-pixel page: a cursor move sends 2 pages
+        for i in range(len(self.items)):
+            if i == self.cur:
+                gfx.arrow(fb, 4, y)
+                gfx.label(fb, self.items[i], 10, y - 1)
+            else:
+                gfx.text(fb, self.items[i], 11, y)
+            y += 8
+
+
+class Setup(Screen):
+    """Number of players for a game; seats get the colours in order."""
+    NAME = "setup"
+
+    def __init__(self, app, kind):
+        Screen.__init__(self, app)
+        self.kind = kind
+        self.lo = 2 if kind == KIND_SHAKEUP else 1
+        self.n = 2
+        self.title = "SHAKE UP" if kind == KIND_SHAKEUP else "FARKLE FRENZY"
+
+    def on_key(self, k):
+        if k == NEXT:
+            self.n = self.n + 1 if self.n < 4 else self.lo
+        elif k == PREV:
+            self.n = self.n - 1 if self.n > self.lo else 4
+        elif k == OK:
+            start(self.app, self.kind, self.n)
+            return
+        elif k == BACK:
+            self.app.menu()
+            return
+        self.app.play_select()
+        self.dirty = True
+
+    def draw(self, fb):
+        gfx.banner(fb, self.title, 0)
+        gfx.text(fb, "PLAYERS", 4, 20)
+        gfx.text(fb, "<", 44, 20)
+        gfx.big(fb, "1234"[self.n - 1:self.n], 50, 15)
+        gfx.text(fb, ">", 63, 20)
+        if self.n == 1:
+            gfx.text(fb, "SOLO", 74, 20)
+        y = 34
+        for s in range(self.n):
+            x = 4 + (s & 1) * 62
+            yy = y + (s >> 1) * 8
+            gfx.label(fb, INITIALS[s:s + 1], x, yy - 1)
+            gfx.text(fb, COLOURS[s], x + 7, yy)
+        gfx.center(fb, "OK: START", 58)
+
+
+# ---- menu actions (were App methods) -------------------------------------------------
+
+def choose(app, item):
+    if item == "CONTINUE":
+        resume(app)
+    elif item == "SHAKE UP":
+        app.show(Setup(app, KIND_SHAKEUP))
+    elif item == "FARKLE FRENZY":
+        app.show(Setup(app, KIND_FRENZY))
+    elif item == "SETTINGS":
+        from ui.settings import Settings
+        app.show(Settings(app))
+    elif item == "HOW TO PLAY":
+        from ui.howto import HowTo
+        app.show(HowTo(app))
+    elif item == "STATS":
+        from ui.stats import Stats
+        app.show(Stats(app))
+
+
+def _leave(app, kind):
+    """Drop the menu level (this module; its code runs until we return), then load the
+    game's modules: the Shake Up or Frenzy core module and screen class."""
+    import sys
+    app.screen = app._blank
+    app._menu = None
+    sys.modules.pop("ui.menu", None)
+    pkg = sys.modules.get("ui")
+    if pkg is not None and hasattr(pkg, "menu"):
+        delattr(pkg, "menu")
+    gc.collect()
+    if kind == KIND_SHAKEUP:
+        from core import shakeup
+        from ui.shakeup_screen import ShakeUpScreen
+        return shakeup, ShakeUpScreen
+    from core import frenzy
+    from ui.frenzy_screen import FrenzyScreen
+    return frenzy, FrenzyScreen
+
+
+def start(app, kind, players):
+    """A new game from the setup screen; the one who set it up holds the device."""
+    mod, cls = _leave(app, kind)
+    s = app.settings
+    if kind == KIND_SHAKEUP:
+        game = mod.Game(players, bool(s[store.S_SPOTS]), app.dice)
+    else:
+        game = mod.Game(players, s[store.S_SCHEDULE], 1000 if s[store.S_ONES] else 300,
+                        app.dice)
+    app.players = players
+    app.holder = 0
+    scr = cls(app, game, None)
+    app.save(kind, game, b"")
+    app.show(scr)
+
+
+def resume(app):
+    got = app.store.load_game()
+    if got is None:
+        app.menu()
+        return
+    kind, blob, ui = got
+    try:
+        mod, cls = _leave(app, kind)
+        game = mod.Game.from_bytes(blob, app.dice)
+        app.players = game.players
+        app.holder = (ui[0] - 1) if ui else -1
+        scr = cls(app, game, ui[1:] if ui else b"")
+    except (ValueError, IndexError, ImportError):
+        app.store.reject_game()
+        app.menu()
+        return
+    app.show(scr)
