@@ -99,7 +99,6 @@ _FILLED = const(4)
 _CUSED = const(0x40)
 _VERSION = const(1)
 _HEAD = const(23)
-_PHASE_NAMES = ("COMMON", "ROLL", "WILD", "TAKE", "DECIDE", "OVER")
 
 
 def resolve(recs, mask, roller, st, end, by):
@@ -160,15 +159,16 @@ def resolve(recs, mask, roller, st, end, by):
         k += 1
 
 
-def _name(d):
-    kind = d & 0xF00
-    names = {COMMON_ROLL: "COMMON_ROLL", ROLL: "ROLL", DECLARE: "DECLARE",
-             TAKE: "TAKE", STOP: "STOP"}
-    if kind in names:
-        if kind == DECLARE or kind == TAKE:
-            return "%s|0x%x" % (names[kind], d & 0xFF)
-        return names[kind]
-    return "0x%x" % d
+def _why(g, d, values):
+    # A rejected decision: core.frenzy_why words the reason, loaded only then.
+    import sys
+    from core import frenzy_why
+    why = frenzy_why.reject(g, d, values)
+    sys.modules.pop("core.frenzy_why", None)
+    pkg = sys.modules.get("core")
+    if pkg is not None and hasattr(pkg, "frenzy_why"):
+        delattr(pkg, "frenzy_why")
+    return ValueError(why)
 
 
 class Game:
@@ -203,72 +203,57 @@ class Game:
         self._end = [0] * players
         self._by = bytearray(players)
         self.notes = []
-        self._resolve()
+        resolve(self._recs, self._rin, 0, self._st, self._end, self._by)
 
     # ---- queries -------------------------------------------------------------
 
-    def _seat(self, seat):
-        if not isinstance(seat, int) or seat < 0 or seat >= self.players:
-            raise ValueError("no seat %r" % (seat,))
-
     def _last(self, seat):
         # Code byte of the last counted step of seat, or -1 before any.
+        if not isinstance(seat, int) or seat < 0 or seat >= self.players:
+            raise ValueError("no seat %r" % (seat,))
         e = self._end[seat]
         return self._recs[seat][e * 4 - 4] if e else -1
 
     def riser(self, seat):
         """Dice on the seat's riser now (0-5)."""
-        self._seat(seat)
         c = self._last(seat)
         return c >> 3 & 7 if c >= 0 else 0
 
     def running(self, seat):
         """The seat's running total this round (as the resolution counts it)."""
-        self._seat(seat)
-        e = self._end[seat]
-        if not e or self._st[seat] == FARKLED:
+        if self._last(seat) < 0 or self._st[seat] == FARKLED:
             return 0
         r = self._recs[seat]
-        j = e * 4 - 3
+        j = self._end[seat] * 4 - 3
         return (r[j] << 16 | r[j + 1] << 8 | r[j + 2]) * 50
 
     def status(self, seat):
-        self._seat(seat)
+        self._last(seat)  # checks the seat
         return self._st[seat]
 
     def to_roll(self):
         """How many dice the current player's next roll takes (0 outside phases ROLL/DECIDE)."""
         if self.phase != PH_ROLL and self.phase != DECIDE:
             return 0
-        c = self._last(self.player)
-        if c < 0:
-            return 5
-        r = c >> 3 & 7
+        r = self.riser(self.player)
         return 5 if r == 5 else 5 - r
 
-    def _number(self):
-        # The Common Die's number this round, or None (2X, or WILD not declared).
-        c = self.common
-        if c == 1 or c == 5:
-            return c
-        if c == WILD and self.wild:
-            return self.wild
-        return None
-
-    def usable(self):
+    def usable(self, now=False):
+        """The Common Die's number: in PH_TAKE for this roll, in PH_ROLL and DECIDE
+        for the next one; else None. now: for the roll just made, whatever the phase."""
         ph = self.phase
-        if ph != PH_TAKE and ph != PH_ROLL and ph != DECIDE:
+        if not now and ph != PH_TAKE and ph != PH_ROLL and ph != DECIDE:
             return None
-        num = self._number()
-        if num is None:
+        num = self.common
+        if num == WILD:
+            num = self.wild  # 0 until declared
+        elif num != 1 and num != 5:
+            num = 0  # 2X is no number
+        if not num:
             return None
         c = self._last(self.player)
-        if c < 0:
-            return num
-        if ph == PH_TAKE:
-            return None if c & _CUSED else num
-        if c >> 3 & 7 == 5:
-            return num  # a fill: five dice again, the Common Die counts again
+        if c < 0 or (c >> 3 & 7 == 5 and ph != PH_TAKE):
+            return num  # none yet, or a fill: five dice again, it counts again
         return None if c & _CUSED else num
 
     def points(self, mask):
@@ -295,110 +280,124 @@ class Game:
     # ---- applying decisions --------------------------------------------------
 
     def apply(self, d, values=None):
-        if not isinstance(d, int) or d < 0 or d > 0xFFF:
-            raise ValueError("a decision is a small int, got %r" % (d,))
+        # Only whether d is legal is checked here; why not is worded by _why.
         ph = self.phase
-        kind = d & 0xF00
-        arg = d & 0xFF
-        if ph == OVER:
-            raise ValueError("the game is over")
-        if values is not None and not (kind == ROLL and ph == PH_ROLL) and kind != COMMON_ROLL:
-            raise ValueError("values only go with a roll (ROLL in phase ROLL, or COMMON_ROLL)")
-        where = "in phase %s" % _PHASE_NAMES[ph]
-        if ph == COMMON:
-            if d != COMMON_ROLL:
-                raise ValueError("%s is not legal %s: the roller shakes the Common Die" % (_name(d), where))
-            self.notes = []
-            self._common_roll(values)
-        elif ph == PH_ROLL:
-            if d != ROLL:
-                raise ValueError("%s is not legal %s: the player rolls" % (_name(d), where))
-            self.notes = []
-            self._roll(values)
-        elif ph == PH_WILD:
-            if kind != DECLARE or arg < 1 or arg > 6:
-                raise ValueError("%s is not legal %s: declare the WILD as 1-6 (DECLARE | value)" % (_name(d), where))
-            self.notes = []
-            self.wild = arg
-            self.notes.append(("wild", self.player, arg))
-            self._after_roll()
-        elif ph == PH_TAKE:
-            if kind != TAKE:
-                raise ValueError("%s is not legal %s: set aside a scoring selection" % (_name(d), where))
-            self._take(arg)
-        else:  # DECIDE
-            if d != ROLL and d != STOP:
-                raise ValueError("%s is not legal %s: ROLL on or STOP" % (_name(d), where))
-            self.notes = []
-            self._decide(d == STOP)
-
-    def _common_roll(self, values):
-        if values is None:
-            if self._dice is None:
-                raise ValueError("no dice source: pass values")
-            face = self._dice.common()
-        else:
-            if len(values) != 1:
-                raise ValueError("the Common Die is one die, got %d values" % len(values))
-            face = values[0]
-            if face not in (1, 5, TWOX, WILD):
-                raise ValueError("the Common Die shows 1, 5, TWOX (7) or WILD (8), got %r" % (face,))
-        self.common = face
-        self.wild = 0
-        for r in self._recs:
-            r[:] = b""
-        self._rin = self.in_round
-        self._resolve()
-        self.notes.append(("common", self.roller, face))
-        self.player = self.roller
-        self.step = 1
-        self.phase = PH_ROLL
-
-    def _roll(self, values):
+        ok = isinstance(d, int) and 0 <= d <= 0xFFF
+        if ok:
+            kind = d & 0xF00
+            arg = d & 0xFF
+            if values is not None and not (kind == ROLL and ph == PH_ROLL) \
+                    and kind != COMMON_ROLL:
+                ok = False
+            elif ph == COMMON or ph == PH_ROLL:
+                ok = d == (COMMON_ROLL if ph == COMMON else ROLL) \
+                    and (values is not None or self._dice is not None)
+            elif ph == PH_WILD:
+                ok = kind == DECLARE and 1 <= arg <= 6
+            elif ph == PH_TAKE:
+                ok = kind == TAKE
+                cn = self.usable()
+                p = points_of(self.rolled, self.nrolled, cn, arg, self._t) if ok else 0
+                ok = p > 0
+            else:
+                ok = ph == DECIDE and (d == ROLL or d == STOP)
+        if not ok:
+            raise _why(self, d, values)
         seat = self.player
-        r = self._recs[seat]
-        c = self._last(seat)
-        riser = 0
-        cused = 0
-        run = b"\0\0\0"
-        if c >= 0:
-            riser = c >> 3 & 7
-            cused = c & _CUSED
-            run = r[len(r) - 3:]
-            if riser == 5:
-                riser = 0  # took all five dice again: a new set
-                cused = 0
-        n = 5 - riser
-        if values is None:
-            if self._dice is None:
-                raise ValueError("no dice source: pass values")
-            d = self._dice
-            for i in range(n):
-                self.rolled[i] = d.d6()
-        else:
-            if len(values) != n:
-                raise ValueError("%d dice are rolled, got %d values" % (n, len(values)))
-            for v in values:
-                if not isinstance(v, int) or v < 1 or v > 6:
-                    raise ValueError("die value must be 1-6, got %r" % (v,))
-            for i in range(n):
-                self.rolled[i] = values[i]
-        for i in range(n, 5):
-            self.rolled[i] = 0
-        self.nrolled = n
-        r.append(_PENDING | riser << 3 | cused)
-        r.extend(run)
-        self._end[seat] = len(r) // 4
-        self.notes.append(("roll", seat))
-        if self.common == WILD and not self.wild:
-            self.phase = PH_WILD  # only the roller's first roll of the round gets here
+        rolled = self.rolled
+        if ph == COMMON:
+            if values is None:
+                face = self._dice.common()
+            else:
+                face = values[0] if len(values) == 1 else 0
+                if face not in (1, 5, TWOX, WILD):
+                    raise _why(self, d, values)
+            self.notes = []
+            self.notes.append(("common", self.roller, face))
+            self.common = face
+            self.wild = 0
+            for r in self._recs:
+                r[:] = b""
+            self._rin = self.in_round
+            resolve(self._recs, self._rin, self.roller, self._st, self._end, self._by)
+            self.step = 1
+            self.phase = PH_ROLL
             return
-        self._after_roll()
-
-    def _after_roll(self):
-        if _is_farkle(self.rolled, self.nrolled, self.usable_now()):
-            seat = self.player
-            r = self._recs[seat]
+        r = self._recs[seat]
+        j = len(r) - 4
+        if ph == PH_TAKE:
+            c = r[j]
+            riser = (c >> 3 & 7) + _POP[arg & 0x1F]
+            c = (c & 3) | riser << 3 | (c & _CUSED)
+            if arg & COMMON_BIT:
+                c |= _CUSED
+            run = (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) + p // 50
+            if run > 0xFFFFFF:
+                raise ValueError("running total out of range")
+            self.notes = []
+            self.notes.append(("take", seat, p))
+            r[j + 1] = run >> 16
+            r[j + 2] = run >> 8 & 0xFF
+            r[j + 3] = run & 0xFF
+            if riser == 5:
+                r[j] = c | _FILLED
+                self.notes.append(("fill", seat))
+                self.phase = DECIDE
+                return
+            # Would keeping on make any difference? Not when someone already filled
+            # in this step: then the player is stopped here whatever they choose.
+            r[j] = c | _CONT
+            resolve(self._recs, self._rin, self.roller, _SCR_ST, _SCR_END, _SCR_BY)
+            if _SCR_ST[seat] == STOPPED:
+                self._end_step()
+                return
+            r[j] = c
+            self.phase = DECIDE
+            return
+        self.notes = []
+        if ph == DECIDE:
+            r[j] = (r[j] & ~3) | (_STOP if d == STOP else _CONT)
+            if d == STOP:
+                self.notes.append(("stop", seat, (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) * 50))
+            self._end_step()
+            return
+        if ph == PH_ROLL:
+            c = self._last(seat)
+            riser = cused = 0
+            run = b"\0\0\0"
+            if c >= 0:
+                riser = c >> 3 & 7
+                cused = c & _CUSED
+                run = r[j + 1:]
+                if riser == 5:
+                    riser = cused = 0  # took all five dice again: a new set
+            n = 5 - riser
+            if values is None:
+                for i in range(n):
+                    rolled[i] = self._dice.d6()
+            else:
+                if len(values) != n:
+                    raise _why(self, d, values)
+                for v in values:
+                    if not isinstance(v, int) or v < 1 or v > 6:
+                        raise _why(self, d, values)
+                for i in range(n):
+                    rolled[i] = values[i]
+            for i in range(n, 5):
+                rolled[i] = 0
+            self.nrolled = n
+            r.append(_PENDING | riser << 3 | cused)
+            r.extend(run)
+            self._end[seat] = len(r) // 4
+            self.notes.append(("roll", seat))
+            if self.common == WILD and not self.wild:
+                self.phase = PH_WILD  # only the roller's first roll of the round gets here
+                return
+        else:  # PH_WILD
+            self.wild = arg
+            self.notes.append(("wild", seat, arg))
+        # The roll is made (and a WILD declared): a Farkle ends the step at once.
+        if _is_farkle(rolled, self.nrolled, self.usable(True)):
             j = len(r) - 4
             r[j] = (r[j] & ~3) | _FARKLE
             r[j + 1] = r[j + 2] = r[j + 3] = 0
@@ -407,143 +406,73 @@ class Game:
         else:
             self.phase = PH_TAKE
 
-    def usable_now(self):
-        # The Common Die's number for the roll just made (phase-independent).
-        num = self._number()
-        if num is None:
-            return None
-        c = self._last(self.player)
-        return None if c & _CUSED else num
-
-    def _take(self, mask):
-        seat = self.player
-        cn = self.usable()
-        if mask & COMMON_BIT and cn is None:
-            raise ValueError("the Common Die cannot be counted now")
-        if mask & ~(((1 << self.nrolled) - 1) | COMMON_BIT):
-            raise ValueError("TAKE mask 0x%x names dice that were not rolled" % mask)
-        if not mask & 0x1F:
-            raise ValueError("every selection must contain at least one rolled die")
-        p = points_of(self.rolled, self.nrolled, cn, mask, self._t)
-        if not p:
-            raise ValueError("selection 0x%x does not score completely" % mask)
-        self.notes = []
-        r = self._recs[seat]
-        j = len(r) - 4
-        c = r[j]
-        riser = (c >> 3 & 7) + _POP[mask & 0x1F]
-        c = (c & 3) | riser << 3 | (c & _CUSED)
-        if mask & COMMON_BIT:
-            c |= _CUSED
-        run = (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) + p // 50
-        if run > 0xFFFFFF:
-            raise ValueError("running total out of range")
-        r[j + 1] = run >> 16
-        r[j + 2] = run >> 8 & 0xFF
-        r[j + 3] = run & 0xFF
-        self.notes.append(("take", seat, p))
-        if riser == 5:
-            c |= _FILLED
-            r[j] = c
-            self.notes.append(("fill", seat))
-            self.phase = DECIDE
-            return
-        # Would keeping on make any difference? Not when someone already filled
-        # in this step: then the player is stopped here whatever they choose.
-        r[j] = c | _CONT
-        resolve(self._recs, self._rin, self.roller, _SCR_ST, _SCR_END, _SCR_BY)
-        if _SCR_ST[seat] == STOPPED:
-            self._end_step()
-            return
-        r[j] = c
-        self.phase = DECIDE
-
-    def _decide(self, stop):
-        seat = self.player
-        r = self._recs[seat]
-        j = len(r) - 4
-        r[j] = (r[j] & ~3) | (_STOP if stop else _CONT)
-        if stop:
-            self.notes.append(("stop", seat, (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) * 50))
-        self._end_step()
-
-    def _resolve(self):
-        resolve(self._recs, self._rin, self.roller, self._st, self._end, self._by)
-
     def _end_step(self):
         n = self.players
-        old_st = bytes(self._st)
-        old_end = list(self._end)
-        old_by = bytes(self._by)
-        self._resolve()
+        st = self._st
+        end = self._end
+        by = self._by
+        old = bytes(st) + bytes(by)
+        old_end = list(end)
+        resolve(self._recs, self._rin, self.roller, st, end, by)
         for s in range(n):
-            b = self._by[s]
-            if b and (b != old_by[s] or old_st[s] != STOPPED or old_end[s] != self._end[s]):
+            b = by[s]
+            if b and (b != old[n + s] or old[s] != STOPPED or old_end[s] != end[s]):
                 self.notes.append(("stopped_by", s, b - 1, self.running(s)))
         seat = self.player
-        nxt = -1
+        rin = self._rin
+        pos = (seat - self.roller) % n
+        k = self.step
         if self.schedule == RELAY:
-            if self._st[seat] == ROLLING:
+            if st[seat] == ROLLING:
                 self.step += 1
                 self.phase = PH_ROLL
                 return
-            pos = (seat - self.roller) % n
+            k = 1
             for i in range(pos + 1, n):
                 s = (self.roller + i) % n
-                if self._rin >> s & 1 and not self._recs[s]:
-                    nxt = s
-                    break
-            if nxt >= 0:
-                self.player = nxt
-                self.step = 1
-                self.phase = PH_ROLL
-                return
+                if rin >> s & 1 and not self._recs[s]:
+                    self.player = s
+                    self.step = k
+                    self.phase = PH_ROLL
+                    return
         else:
-            k = self.step
-            pos = (seat - self.roller) % n
-            for i in range(pos + 1, n):
+            # Later in this step, else the first still rolling in the next one.
+            for i in range(pos + 1, n + n):
                 s = (self.roller + i) % n
-                if self._st[s] == ROLLING and self._rin >> s & 1 and len(self._recs[s]) == (k - 1) * 4:
-                    nxt = s
-                    break
-            if nxt < 0:
-                for i in range(n):
-                    s = (self.roller + i) % n
-                    if self._st[s] == ROLLING and self._rin >> s & 1:
-                        nxt = s
-                        k += 1
-                        break
-            if nxt >= 0:
-                self.player = nxt
-                self.step = k
-                self.phase = PH_ROLL
-                return
-        self._round_end()
-
-    def _round_end(self):
-        n = self.players
+                if i == n:
+                    k += 1
+                if st[s] == ROLLING and rin >> s & 1 and \
+                        (i >= n or len(self._recs[s]) == (k - 1) * 4):
+                    self.player = s
+                    self.step = k
+                    self.phase = PH_ROLL
+                    return
+        # The round is over.
         dbl = 2 if self.common == TWOX else 1
+        tot = self.totals
         for s in range(n):
-            raw = 0
-            counted = 0
-            if self._rin >> s & 1:
+            raw = counted = 0
+            if rin >> s & 1:
                 raw = self.running(s) * dbl
-                counted = raw if self.totals[s] or raw >= ENTRY else 0
-                self.totals[s] += counted
+                counted = raw if tot[s] or raw >= ENTRY else 0
+                tot[s] += counted
             self.round_raw[s] = raw
             self.round_scores[s] = counted
         self.notes.append(("round_end", self.round))
-        best = max(self.totals)
+        best = max(tot)
         tied = 0
         if best >= GOAL:
             for s in range(n):
-                if self.totals[s] == best:
+                if tot[s] == best:
                     tied |= 1 << s
             if not tied & (tied - 1):
-                self.winner = _low_bit(tied)
+                s = 0
+                while not tied >> s & 1:
+                    s += 1
+                self.winner = s
                 self.phase = OVER
                 self.step = 0
-                self.notes.append(("win", self.winner))
+                self.notes.append(("win", s))
                 return
             self.notes.append(("tie", tied))
             self.in_round = tied
@@ -564,10 +493,7 @@ class Game:
     def to_bytes(self):
         """The whole state: version byte, header, per seat scores and step records."""
         n = self.players
-        size = _HEAD
-        for r in self._recs:
-            size += 14 + len(r)
-        b = bytearray(size)
+        b = bytearray(_HEAD)
         b[0] = _VERSION
         b[1] = n
         b[2] = self.schedule
@@ -587,16 +513,14 @@ class Game:
         b[20] = self.winner + 1
         b[21] = self.step >> 8
         b[22] = self.step & 0xFF
-        j = _HEAD
         for s in range(n):
-            for v in (self.totals[s], self.round_scores[s], self.round_raw[s]):
-                _put32(b, j, v)
-                j += 4
             r = self._recs[s]
-            b[j] = len(r) >> 10
-            b[j + 1] = (len(r) >> 2) & 0xFF
-            b[j + 2:j + 2 + len(r)] = r
-            j += 2 + len(r)
+            for v in (self.totals[s], self.round_scores[s], self.round_raw[s]):
+                if v < 0 or v > 0xFFFFFFFF:
+                    raise ValueError("score out of range")
+                b.extend(v.to_bytes(4, "big"))
+            b.extend((len(r) >> 2).to_bytes(2, "big"))
+            b.extend(r)
         return bytes(b)
 
     @classmethod
@@ -606,24 +530,8 @@ class Game:
         from core.frenzy_load import load
         return load(cls, b, dice)
 
+
 # Scratch for a trial resolution (no allocation per take).
 _SCR_ST = bytearray(4)
 _SCR_END = [0] * 4
 _SCR_BY = bytearray(4)
-
-
-def _put32(b, j, v):
-    if v < 0 or v > 0xFFFFFFFF:
-        raise ValueError("score out of range")
-    b[j] = v >> 24
-    b[j + 1] = v >> 16 & 0xFF
-    b[j + 2] = v >> 8 & 0xFF
-    b[j + 3] = v & 0xFF
-
-
-
-def _low_bit(mask):
-    s = 0
-    while not mask >> s & 1:
-        s += 1
-    return s

@@ -21,6 +21,7 @@ from core.frenzy import (
     PH_WILD,
     ROLLING,
     _is_farkle,
+    resolve,
 )
 
 
@@ -78,7 +79,7 @@ def load(cls, b, dice=None):
     if j != len(b):
         raise ValueError("saved Farkle Frenzy state has %d extra bytes" % (len(b) - j))
     _check(g)
-    g._resolve()
+    resolve(g._recs, g._rin, g.roller, g._st, g._end, g._by)
     _check_play(g)
     return g
 
@@ -150,7 +151,7 @@ def _check_play(g):
         elif ph != PH_ROLL and g.common == WILD and not g.wild:
             if ph != PH_WILD:
                 bad = "WILD not declared"
-        elif ph == PH_TAKE and _is_farkle(g.rolled, g.nrolled, g.usable_now()):
+        elif ph == PH_TAKE and _is_farkle(g.rolled, g.nrolled, g.usable(True)):
             bad = "a Farkle waiting to be taken"
         elif ph == DECIDE and g.nrolled == 0:
             bad = "rolled dice"
