@@ -537,6 +537,22 @@ def test_the_build_is_redone_only_when_a_source_changed(tmp_path):
         sim_build.ensure_build(str(root), "sim")
 
 
+def test_panel_read_into_a_buffer_allocates_no_frame():
+    sys.path.insert(0, os.path.join(ROOT, "tools", "sim"))
+    import oled_model
+    o = oled_model.Oled()
+    o.on = o.pump = True
+    o.seg_remap = o.com_rev = True
+    for i in range(len(o.ram)):
+        o.ram[i] = (i * 37) & 0xFF
+    buf = bytearray(b"\xaa" * (128 * 64 // 8))
+    assert o.frame(buf) is buf and bytes(buf) == o.frame() and any(buf)
+    o.inverse = True
+    assert o.frame(buf) is buf and bytes(buf) == o.frame()
+    o.on = False
+    assert o.frame(buf) is buf and not any(buf), "stale pixels cleared"
+
+
 def test_locale_detection():
     assert sim.is_utf8({"LANG": "en_US.UTF-8"})
     assert not sim.is_utf8({"LANG": "C", "LC_CTYPE": "C.UTF-8"})  # PEP 538 coercion

@@ -38,6 +38,10 @@ def _rev8(b):
 _REV = bytes(_rev8(i) for i in range(256))
 
 
+def _same(buf):
+    return buf
+
+
 class Oled:
     def __init__(self, kind=SSD1306, width=128, height=64, addr=0x3C):
         if kind not in (SSD1306, SH1106):
@@ -297,19 +301,27 @@ class Oled:
             return [x + off for x in range(w)]
         return [w - 1 - x + off for x in range(w)]
 
-    def frame(self):
-        """What the panel shows, as MONO_VLSB bytes (width * height / 8)."""
+    def frame(self, into=None):
+        """What the panel shows, as MONO_VLSB bytes (width * height / 8). `into`: a
+        bytearray of that size to fill and return instead, so a caller polling every
+        frame (tools/sim/simrun.py) allocates nothing inside the firmware's fenced heap."""
         w = self.width
         pages = self.height // 8
-        out = bytearray(w * pages)
+        if into is None:
+            out = bytearray(w * pages)
+        else:
+            out = into
+            for i in range(len(out)):
+                out[i] = 0
+        done = bytes if into is None else _same
         if not self.lit():
-            return bytes(out)
+            return done(out)
         if self.entire_on:
             for i in range(len(out)):
                 out[i] = 0xFF
-            return bytes(out)
+            return done(out)
         cols = self.cols
-        ram = self.ram
+        ram = memoryview(self.ram)
         off = 2 if self.kind == SH1106 else 0
         plain = (self.mux + 1 == self.height and self.start_line == 0 and self.offset == 0)
         if plain and self.seg_remap and self.com_rev:
@@ -337,7 +349,7 @@ class Oled:
         if self.inverse:
             for i in range(len(out)):
                 out[i] ^= 0xFF
-        return bytes(out)
+        return done(out)
 
     def pixel(self, x, y):
         """1 when the viewer sees pixel (x, y) lit."""

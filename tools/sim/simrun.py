@@ -178,7 +178,14 @@ class Runner:
         self.fs = opts["fs"]
         self.seed = opts["seed"]
         self.last_rx = -1
-        self.last_frame = None
+        # The panel is read into these two, made before the heap fence: the simulator's
+        # per-frame copies would otherwise come out of the firmware's budget (1 KB
+        # blocks that a fragmented heap lacks long before the firmware runs short).
+        oled = self.sim.oled
+        n = oled.width * oled.height // 8
+        self.frame_buf = bytearray(n)
+        self.last_frame = bytearray(n)
+        self.sent_frame = False
         self.last_screen = None
         self.last_tone = (0, 0)
         self.app = None
@@ -292,9 +299,10 @@ class Runner:
         rx = getattr(oled, "bytes_rx", None)
         if rx is None or rx != self.last_rx:
             self.last_rx = rx
-            frame = bytes(oled.frame())
-            if frame != self.last_frame:
-                self.last_frame = frame
+            frame = oled.frame(self.frame_buf)
+            if not self.sent_frame or frame != self.last_frame:
+                self.sent_frame = True
+                self.last_frame[:] = frame
                 h = len(frame) * 8 // self.w if self.w else self.h
                 self.send(b"F %d %d %d\n" % (self.w, h, len(frame)))
                 self.send(frame)
@@ -512,7 +520,7 @@ class Runner:
                 self.sim.shake(False)
                 steps(self.frame_ms)
             elif c == "snap":
-                self.last_frame = None
+                self.sent_frame = False
                 self.last_rx = -1
                 self.send(b"N %s\n" % arg.encode())
                 self.publish()
