@@ -72,7 +72,6 @@ SAFE = 4
 PAWNS = 5
 
 _VERSION = const(1)
-_SIZE = const(36)
 _ALL4 = const(15)
 # Distinct-value masks (bit v for value v) of the three runs of four.
 _RUNS4 = (0x1E, 0x3C, 0x78)
@@ -149,264 +148,212 @@ class Game:
         self.winner = -1
         self.starter = -1
         self.rolloff = bytearray(players)
-        all_seats = (1 << players) - 1
-        self._ro_in = all_seats  # seats in the roll-off
-        self._ro_todo = all_seats  # seats still to shake in this roll-off round
+        # Seats in the roll-off, and those still to shake in this roll-off round.
+        self._ro_in = self._ro_todo = (1 << players) - 1
         # Counts per seat per level: index seat * 4 + level - 1, levels 1-4.
         self._pawns = bytearray(16)
         for s in range(players):
             self._pawns[s * 4] = PAWNS
         self.notes = []
 
-    # ---- queries -------------------------------------------------------------
-
     def count(self, seat, level):
         if seat < 0 or seat >= self.players or level < 1 or level > SAFE:
             raise ValueError("no seat %r / level %r" % (seat, level))
         return self._pawns[seat * 4 + level - 1]
 
-    def _levels(self, seat):
-        i = seat * 4
-        p = self._pawns
-        return _movable(p[i], p[i + 1], p[i + 2], self.spots)
-
-    def _targets(self):
-        # Opponent pawns that a penalty can send back: levels 2 and 3 only.
-        out = []
-        for s in range(self.players):
-            if s == self.player:
-                continue
-            for lv in (2, 3):
-                if self._pawns[s * 4 + lv - 1]:
-                    out.append(PEN | s << 2 | lv)
-        return out
-
     def legal(self):
+        # Loops, not comprehensions: each comprehension is one more function held.
         ph = self.phase
-        if ph == ROLLOFF or ph == SHAKE:
-            return [ROLL]
+        out = []
         if ph == CHOOSE:
             h = self.held
-            out = [ROLL | m for m in range(h, _ALL4) if m & h == h]
+            for m in range(h, _ALL4):
+                if m & h == h:
+                    out.append(ROLL | m)
             out.append(STOP)
-            return out
-        if ph == MOVING:
-            return [UP | lv for lv in self._levels(self.player)]
-        if ph == PENALTY:
-            out = self._targets()
+        elif ph == MOVING:
+            p = self._pawns
+            i = self.player * 4
+            for lv in _movable(p[i], p[i + 1], p[i + 2], self.spots):
+                out.append(UP | lv)
+        elif ph == PENALTY:
+            # Opponent pawns that a penalty can send back: levels 2 and 3 only.
+            for s in range(self.players):
+                if s != self.player:
+                    for lv in (2, 3):
+                        if self._pawns[s * 4 + lv - 1]:
+                            out.append(PEN | s << 2 | lv)
             out.append(SKIP if self.shakes == 1 else AGAIN)
-            return out
-        return []
-
-    # ---- applying decisions --------------------------------------------------
+        elif ph != OVER:  # ROLLOFF, SHAKE
+            out.append(ROLL)
+        return out
 
     def apply(self, d, values=None):
+        # One method for every decision (fewer functions held while playing); the
+        # parts meet at the end: a pawn sent back, then the next turn.
         if not isinstance(d, int) or d < 0 or d > 0xFFF:
             raise ValueError("a decision is a small int, got %r" % (d,))
         if d not in self.legal():
-            # The reason is worded by core.shakeup_why, loaded only for a rejection.
-            import sys
-            from core import shakeup_why
-            why = shakeup_why.reject(self, d)
-            sys.modules.pop("core.shakeup_why", None)
-            pkg = sys.modules.get("core")
-            if pkg is not None and hasattr(pkg, "shakeup_why"):
-                delattr(pkg, "shakeup_why")
-            raise ValueError(why)
+            # Worded by core.shakeup_why, loaded only for a rejection.
+            raise ValueError(_aside("core", "shakeup_why", self, d))
         kind = d & 0xF00
+        a = d & 0xFF
         if values is not None and kind != ROLL:
             raise ValueError("values only go with ROLL")
-        self.notes = []
-        if kind == ROLL:
-            self._roll(d & 0xFF, values)
-        elif kind == STOP:
-            self._finish()
-        elif kind == UP:
-            self._up(d & 0xFF)
-        elif kind == PEN:
-            a = d & 0xFF
-            self._send_back(a >> 2, a & 3)
-            if self.shakes == 1:
-                self._again()
-            else:
-                self._pass()
-        else:  # SKIP or AGAIN
-            self._again()
-
-    def _shake(self, n, values):
-        # The values of the n dice being shaken: forced ones (validated) or fresh rolls.
-        if values is None:
-            if self._dice is None:
-                raise ValueError("no dice source: pass values")
-            return [self._dice.d6() for _ in range(n)]
-        if len(values) != n:
-            raise ValueError("%d dice are shaken, got %d values" % (n, len(values)))
-        for v in values:
-            if not isinstance(v, int) or v < 1 or v > 6:
-                raise ValueError("die value must be 1-6, got %r" % (v,))
-        return values
-
-    def _roll(self, mask, values):
-        if self.phase == ROLLOFF:
-            self._rolloff_roll(self._shake(1, values)[0])
-            return
-        if self.phase == SHAKE:
-            vals = self._shake(4, values)
-            self.held = 0
-            self.result = -1
-            for i in range(4):
-                self.dice[i] = vals[i]
-        else:
-            free = [i for i in range(4) if not mask >> i & 1]
-            vals = self._shake(len(free), values)
-            self.held = mask
-            for j in range(len(free)):
-                self.dice[free[j]] = vals[j]
-        self.shakes += 1
-        if self.shakes >= 3:
-            self._finish()
-        else:
-            self.phase = CHOOSE
-
-    def _rolloff_roll(self, v):
-        s = self.player
-        self.rolloff[s] = v
-        self.notes.append(("rolloff", s, v))
-        self._ro_todo &= ~(1 << s)
-        if self._ro_todo:
-            self.player = _low_bit(self._ro_todo)
-            return
-        best = 0
-        for t in range(self.players):
-            if self._ro_in >> t & 1 and self.rolloff[t] > best:
-                best = self.rolloff[t]
-        tied = 0
-        for t in range(self.players):
-            if self._ro_in >> t & 1 and self.rolloff[t] == best:
-                tied |= 1 << t
-        if tied & (tied - 1):
-            # Ties shake again among themselves; the others are out of it.
-            for t in range(self.players):
-                if not tied >> t & 1:
-                    self.rolloff[t] = 0
-            self._ro_in = tied
-            self._ro_todo = tied
-            self.player = _low_bit(tied)
-            self.notes.append(("tie", tied))
-            return
-        self._ro_in = 0
-        self.starter = _low_bit(tied)
-        self.notes.append(("starts", self.starter))
-        self._begin_turn(self.starter)
-
-    def _finish(self):
+        self.notes = notes = []
         seat = self.player
-        cls = classify(self.dice)
-        self.result = cls
-        self.notes.append(("result", seat, cls, self.shakes))
-        if cls == BIG or cls == MOVE:
-            if self._levels(seat):
-                self.phase = MOVING
+        n = self.players
+        p = self._pawns
+        i = seat * 4
+        ph = self.phase
+        nxt = (seat + 1) % n  # whose turn begins at the end (default: the next seat)
+        again = 0
+        back = 0  # seat << 2 | level of a pawn sent back to level 1
+        if kind == ROLL:
+            # The dice being shaken: one in the roll-off, else those not set aside.
+            k = 1
+            if ph != ROLLOFF:
+                k = 0
+                for j in range(4):
+                    if not a >> j & 1:
+                        k += 1
+            if values is None:
+                if self._dice is None:
+                    raise ValueError("no dice source: pass values")
             else:
+                if len(values) != k:
+                    raise ValueError("%d dice are shaken, got %d values" % (k, len(values)))
+                for v in values:
+                    if not isinstance(v, int) or v < 1 or v > 6:
+                        raise ValueError("die value must be 1-6, got %r" % (v,))
+            if ph == ROLLOFF:
+                v = self._dice.d6() if values is None else values[0]
+                ro = self.rolloff
+                ro[seat] = v
+                notes.append(("rolloff", seat, v))
+                todo = self._ro_todo & ~(1 << seat)
+                tied = 0
+                if not todo:
+                    inn = self._ro_in
+                    best = 0
+                    for t in range(n):
+                        if inn >> t & 1:
+                            if ro[t] > best:
+                                best = ro[t]
+                                tied = 0
+                            if ro[t] == best:
+                                tied |= 1 << t
+                    if tied & (tied - 1):
+                        # Ties shake again among themselves; the others are out of it.
+                        for t in range(n):
+                            if not tied >> t & 1:
+                                ro[t] = 0
+                        self._ro_in = todo = tied
+                        notes.append(("tie", tied))
+                    else:
+                        self._ro_in = 0
+                self._ro_todo = todo
+                m = todo or tied
+                t = 0
+                while not m >> t & 1:
+                    t += 1
+                if todo:
+                    self.player = t
+                    return
+                self.starter = nxt = t
+                notes.append(("starts", t))
+            else:
+                k = 0
+                for j in range(4):
+                    if not a >> j & 1:
+                        self.dice[j] = self._dice.d6() if values is None else values[k]
+                        k += 1
+                self.held = a
+                if ph == SHAKE:
+                    self.result = -1
+                self.shakes += 1
+                if self.shakes < 3:
+                    self.phase = CHOOSE
+                    return
+                kind = STOP  # the third shake ends the turn
+        if kind == STOP:
+            cls = classify(self.dice)
+            self.result = cls
+            notes.append(("result", seat, cls, self.shakes))
+            if cls >= MOVE:
+                if _movable(p[i], p[i + 1], p[i + 2], self.spots):
+                    self.phase = MOVING
+                    return
                 # Not reachable under these rules, kept as the rules say: the move
                 # is lost and the other effects still happen.
-                self.notes.append(("lost_move", seat))
-                self._after_move()
-        elif cls == PAIR:
-            self._pass()
-        else:
-            i = seat * 4
-            if self._pawns[i + 2]:
-                self._send_back(seat, 3)
-            elif self._pawns[i + 1]:
-                self._send_back(seat, 2)
-            self._pass()
-
-    def _up(self, lv):
-        seat = self.player
-        i = seat * 4 + lv - 1
-        self._pawns[i] -= 1
-        self._pawns[i + 1] += 1
-        self.notes.append(("up", seat, lv))
-        if lv == 3:
-            self.notes.append(("safe", seat))
-            if self._pawns[seat * 4 + 3] == PAWNS:
-                self.winner = seat
-                self.phase = OVER
-                self.notes.append(("win", seat))
-                return
-        self._after_move()
-
-    def _after_move(self):
-        if self.result != BIG:
-            self._pass()
-        elif self._targets():
+                notes.append(("lost_move", seat))
+                kind = UP
+            elif cls == NONE:
+                # The own highest pawn on level 3 or 2 goes back to level 1.
+                back = seat << 2 | (3 if p[i + 2] else (2 if p[i + 1] else 0))
+        elif kind == UP:
+            p[i + a - 1] -= 1
+            p[i + a] += 1
+            notes.append(("up", seat, a))
+            if a == 3:
+                notes.append(("safe", seat))
+                if p[i + 3] == PAWNS:
+                    self.winner = seat
+                    self.phase = OVER
+                    notes.append(("win", seat))
+                    return
+        elif kind == PEN:
+            back = a
+            again = self.shakes == 1
+        elif kind != ROLL:  # SKIP or AGAIN
+            again = 1
+        if kind == UP and self.result == BIG:
             self.phase = PENALTY
-        else:
+            if len(self.legal()) > 1:
+                return
             # No penalty could do anything: Special Advantage skips it, BIG on
             # shake 2/3 takes the extra turn.
-            self._again()
-
-    def _send_back(self, seat, lv):
-        i = seat * 4
-        self._pawns[i + lv - 1] -= 1
-        self._pawns[i] += 1
-        self.notes.append(("penalty", seat, lv))
-
-    def _again(self):
-        self.notes.append(("again", self.player))
-        self._begin_turn(self.player)
-
-    def _pass(self):
-        self._begin_turn((self.player + 1) % self.players)
-
-    def _begin_turn(self, seat):
+            again = 1
+        if back & 3:
+            j = (back >> 2) * 4
+            p[j + (back & 3) - 1] -= 1
+            p[j] += 1
+            notes.append(("penalty", back >> 2, back & 3))
+        if again:
+            notes.append(("again", seat))
+            nxt = seat
         self.phase = SHAKE
-        self.player = seat
+        self.player = nxt
         self.held = 0
         self.shakes = 0
-        self.notes.append(("turn", seat))
-
-    # ---- serialization -------------------------------------------------------
+        notes.append(("turn", nxt))
 
     def to_bytes(self):
-        b = bytearray(_SIZE)
-        b[0] = _VERSION
-        b[1] = self.players
-        b[2] = 1 if self.spots else 0
-        b[3] = self.phase
-        b[4] = self.player
+        b = bytearray((_VERSION, self.players, self.spots, self.phase, self.player,
+                       0, 0, 0, 0, self.held, self.shakes, self.result + 1,
+                       self.winner + 1, self.starter + 1, self._ro_in, self._ro_todo,
+                       0, 0, 0, 0))
         b[5:9] = self.dice
-        b[9] = self.held
-        b[10] = self.shakes
-        b[11] = self.result + 1
-        b[12] = self.winner + 1
-        b[13] = self.starter + 1
-        b[14] = self._ro_in
-        b[15] = self._ro_todo
-        for s in range(self.players):
-            b[16 + s] = self.rolloff[s]
-        b[20:36] = self._pawns
-        return bytes(b)
+        b[16:16 + self.players] = self.rolloff
+        return bytes(b + self._pawns)
 
     @classmethod
     def from_bytes(cls, b, dice=None):
         """The game saved by to_bytes; ValueError when b is malformed."""
-        # Loading and its checks live apart (core.shakeup_load): a new game never
-        # holds their memory, and a restored one lets it go at once.
-        import sys
-        from core import shakeup_load
-        try:
-            return shakeup_load.load(cls, b, dice)
-        finally:
-            sys.modules.pop("core.shakeup_load", None)
-            pkg = sys.modules.get("core")
-            if pkg is not None and hasattr(pkg, "shakeup_load"):
-                delattr(pkg, "shakeup_load")
+        # Loading and its checks live apart: a new game never holds their memory,
+        # and a restored one lets it go at once.
+        return _aside("core", "shakeup_load", cls, b, dice)
 
 
-def _low_bit(mask):
-    s = 0
-    while not mask >> s & 1:
-        s += 1
-    return s
+def _aside(pkg, mod, *args):
+    """mod.run(*args) from the module pkg.mod, imported for this call and dropped
+    right after (from sys.modules and the package), so a game never holds it."""
+    import sys
+    name = pkg + "." + mod
+    try:
+        return __import__(name, None, None, ("run",)).run(*args)
+    finally:
+        sys.modules.pop(name, None)
+        p = sys.modules.get(pkg)
+        if p is not None and hasattr(p, mod):
+            delattr(p, mod)

@@ -19,7 +19,7 @@ _SIZE = const(36)
 _ALL4 = const(15)
 
 
-def load(cls, b, dice=None):
+def run(cls, b, dice=None):
     """Game.from_bytes: the Game (class cls) saved in b; ValueError when malformed."""
     if not isinstance(b, (bytes, bytearray)):
         raise ValueError("saved Shake Up state must be bytes")

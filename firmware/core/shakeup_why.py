@@ -27,7 +27,7 @@ def _name(d):
     return "0x%x" % d
 
 
-def reject(g, d):
+def run(g, d):
     """Why decision d is not legal now in the Shake Up game g."""
     ph = g.phase
     kind = d & 0xF00
