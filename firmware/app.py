@@ -69,10 +69,10 @@ except ImportError:  # power.py not installed: never dim or sleep
     _power = None
 
 
-def _unload():
+def _unload(names=_LAZY):
     import sys
     mods = sys.modules
-    for name in _LAZY:
+    for name in names:
         if name in mods:
             del mods[name]
             pkg, attr = name.split(".")
@@ -120,6 +120,7 @@ class App:
         self._blank = screens.Screen(self)  # stands in while screens change
         self.screen = self._blank
         self._menu = None
+        self.go = 0  # a game to start (kind << 4 | players) or continue (-1): see _go()
         self.apply_settings()
         from ui.menu import Splash
         self.show(Splash(self))
@@ -218,9 +219,21 @@ class App:
         self.store.save_settings(self.settings)
 
     def resume(self):
-        """Continue the saved game (the menu's CONTINUE; main.py after a crash)."""
-        from ui.menu import resume
-        resume(self)
+        """Continue the saved game (main.py after a crash; the menu sets go = -1)."""
+        self._go(-1)
+
+    def _go(self, g):
+        """Start (g = kind << 4 | players) or continue (g = -1) a game. The menu asks
+        for it by setting `go`; step() calls this after update() returned, so no menu
+        code is running and the menu level (ui.menu) is dropped before the game's
+        modules load (ui.launch does the rest)."""
+        self.go = 0
+        self.screen = self._blank
+        self._menu = None
+        _unload(("ui.menu",))
+        gc.collect()
+        from ui.launch import launch
+        launch(self, g)
 
     # ---- the frame ---------------------------------------------------------------
 
@@ -284,6 +297,8 @@ class App:
             if not n:
                 q.n = 0  # events that only woke the display are dropped
             scr.update(q)
+            if self.go:
+                self._go(self.go)
         q.clear()
         scr = self.screen
         if scr.rolling and not self._told_sensor:

@@ -1,11 +1,9 @@
-"""The menu level: splash, main menu, setup, and starting or continuing a game.
+"""The menu level: splash, main menu, setup, and the menu's actions.
 
 Loaded only while the menu is up: starting or continuing a game drops this module
-(its code does not keep heap while a game runs) and app.menu() loads it again.
+(its code does not keep heap while a game runs; app._go() and ui.launch start the
+game) and app.menu() loads it again.
 """
-import gc
-
-import store
 from ui import gfx
 from ui.screens import (BACK, COLOURS, INITIALS, KIND_FRENZY, KIND_SHAKEUP, NEXT, OK, PREV,
                         Screen, key)
@@ -156,7 +154,7 @@ class Setup(Screen):
         elif k == PREV:
             self.n = self.n - 1 if self.n > self.lo else 4
         elif k == OK:
-            start(self.app, self.kind, self.n)
+            self.app.go = self.kind << 4 | self.n  # see app._go()
             return
         elif k == BACK:
             self.app.menu()
@@ -185,7 +183,7 @@ class Setup(Screen):
 
 def choose(app, item):
     if item == "CONTINUE":
-        resume(app)
+        app.go = -1  # app._go() continues it once the menu's code has returned
     elif item == "SHAKE UP":
         app.show(Setup(app, KIND_SHAKEUP))
     elif item == "FARKLE FRENZY":
@@ -199,58 +197,3 @@ def choose(app, item):
     elif item == "STATS":
         from ui.stats import Stats
         app.show(Stats(app))
-
-
-def _leave(app, kind):
-    """Drop the menu level (this module; its code runs until we return), then load the
-    game's modules: the Shake Up or Frenzy core module and screen class."""
-    import sys
-    app.screen = app._blank
-    app._menu = None
-    sys.modules.pop("ui.menu", None)
-    pkg = sys.modules.get("ui")
-    if pkg is not None and hasattr(pkg, "menu"):
-        delattr(pkg, "menu")
-    gc.collect()
-    if kind == KIND_SHAKEUP:
-        from core import shakeup
-        from ui.shakeup_screen import ShakeUpScreen
-        return shakeup, ShakeUpScreen
-    from core import frenzy
-    from ui.frenzy_screen import FrenzyScreen
-    return frenzy, FrenzyScreen
-
-
-def start(app, kind, players):
-    """A new game from the setup screen; the one who set it up holds the device."""
-    mod, cls = _leave(app, kind)
-    s = app.settings
-    if kind == KIND_SHAKEUP:
-        game = mod.Game(players, bool(s[store.S_SPOTS]), app.dice)
-    else:
-        game = mod.Game(players, s[store.S_SCHEDULE], 1000 if s[store.S_ONES] else 300,
-                        app.dice)
-    app.players = players
-    app.holder = 0
-    scr = cls(app, game, None)
-    app.save(kind, game, b"")
-    app.show(scr)
-
-
-def resume(app):
-    got = app.store.load_game()
-    if got is None:
-        app.menu()
-        return
-    kind, blob, ui = got
-    try:
-        mod, cls = _leave(app, kind)
-        game = mod.Game.from_bytes(blob, app.dice)
-        app.players = game.players
-        app.holder = (ui[0] - 1) if ui else -1
-        scr = cls(app, game, ui[1:] if ui else b"")
-    except (ValueError, IndexError, ImportError):
-        app.store.reject_game()
-        app.menu()
-        return
-    app.show(scr)
