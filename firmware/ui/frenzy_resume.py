@@ -1,0 +1,53 @@
+"""Farkle Frenzy: restoring the screen's view from the ui bytes FrenzyScreen._pack()
+wrote (Continue). Loaded once when a saved game is resumed, then dropped.
+"""
+_UI_LEN = 44      # as in ui.frenzy_screen
+_UI_VERSION = 1
+_QMAX = 6
+_NMAX = 3
+_NOTICE = 2
+_WINNER = 5
+_OVER = 5         # core.frenzy.OVER
+
+
+def _get24(b, j):
+    return b[j] << 16 | b[j + 1] << 8 | b[j + 2]
+
+
+def unpack(scr, b):
+    """Bytes of another layout (an older firmware) are ignored: the game keeps its
+    plain play view and the dice as the core has them."""
+    ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[1] <= _WINNER \
+        and b[2] <= _QMAX and b[18] <= 5 and b[23] <= _NMAX
+    for i in range(_QMAX):
+        ok = ok and b[3 + i] <= _WINNER
+    if not ok:
+        return
+    scr.view = b[1]
+    scr.nq = b[2]
+    scr.queue[:] = b[3:3 + _QMAX]
+    scr.cur = b[9]
+    scr.mask = b[10] & 0x3F
+    scr.wildv = b[11] if 1 <= b[11] <= 6 else 1
+    scr.taken = b[12] & 0x3F
+    scr.dice[:] = b[13:18]
+    scr.nd = b[18]
+    scr.f_seat = b[19] & 3
+    scr.f_lost = _get24(b, 20)
+    scr.nn = b[23]
+    scr.ni = b[24] if b[24] < scr.nn else 0
+    for i in range(_NMAX):
+        scr.n_seat[i] = b[25 + i] >> 4 & 3
+        scr.n_fill[i] = b[25 + i] & 3
+        scr.n_run[i] = _get24(b, 28 + 3 * i)
+    scr.s_round = b[37] << 8 | b[38]
+    scr.s_flags = b[39] & 1
+    scr.s_tie = b[39] >> 4
+    scr.s_in = b[40]
+    scr.best = _get24(b, 41)
+    if scr.view == _WINNER and scr.game.phase != _OVER:
+        scr.view = 0  # PLAY
+    if scr.view == _NOTICE and not scr.nn:
+        scr.view = 0
+    if scr.view == _WINNER:
+        scr.win_t0 = scr.app.now

@@ -1,0 +1,59 @@
+"""Farkle Frenzy: the texts of the rarer overlays (riser-filled notice, the warning
+before stopping below 400, the round summary, the winner).
+
+Loaded by FrenzyScreen._sync only while one of these overlays is formatted and dropped
+right after, so a game does not hold this code between rounds. Sets the screen's t_*
+texts; ui.frenzy_draw draws them.
+"""
+from ui.screens import COLOURS
+
+# The views, as in ui.frenzy_screen.
+_NOTICE = 2
+_WARN = 3
+_SUMMARY = 4
+
+
+def overlay(scr, g, v, seat):
+    if v == _NOTICE:
+        i = scr.ni
+        s = scr.n_seat[i]
+        scr.t_a = "%s FILLED THE RISER:" % COLOURS[scr.n_fill[i]]
+        if s == scr.app.holder or g.players == 1:
+            scr.t_b = "YOU STOP WITH"
+        else:
+            scr.t_b = "%s STOPS WITH" % COLOURS[s]
+        scr.t_c = str(scr.n_run[i])
+    elif v == _WARN:
+        scr.t_a = "BELOW 400: COUNTS 0."
+        scr.t_b = "STOP ANYWAY?"
+        r = g.running(seat)
+        scr.t_c = "ROUND SCORE %d" % (r * 2 if g.common == 7 else r)
+    elif v == _SUMMARY:
+        scr.t_a = "ROUND %d" % scr.s_round
+        if scr.s_flags & 1:
+            scr.t_a += "  2^ DOUBLED"
+        for s in range(4):
+            if s >= g.players:
+                scr.t_rows[s] = ""
+                continue
+            scr.t_rows[s] = COLOURS[s]
+            if not scr.s_in >> s & 1:
+                scr.t_cols[s] = "-"
+            else:
+                c = g.round_scores[s]
+                raw = g.round_raw[s]
+                scr.t_cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
+            scr.t_tot[s] = str(g.totals[s])
+        # A tie: the marked rows play one more round.
+        scr.t_b = "TIE: ONE MORE ROUND" if scr.s_tie else "OK"
+    else:  # the winner
+        w = g.winner
+        scr.t_b = str(g.totals[w])
+        k = 0
+        for s in range(g.players):
+            if s != w:
+                scr.t_rows[k] = COLOURS[s]
+                scr.t_tot[k] = str(g.totals[s])
+                k += 1
+        for s in range(k, 4):
+            scr.t_rows[s] = ""
