@@ -476,19 +476,17 @@ def test_a_crash_that_is_not_memory_is_not_called_one(sim_factory):
 
 # ---- which firmware runs: the compiled build by default, sources with --source ------
 
-def _build_dir(board="sim"):
-    return os.path.join(SIM_ROOT, "build", "sim-run", board)
-
-
 def test_default_runs_the_compiled_build_as_deployed(sim_factory):
     s = sim_factory(extra=["--board", "lolin32_oled"])
     s.until(lambda: s.screen_name() == "menu" and s.loaded(), what="menu")
     app = s.loaded()
-    assert app.endswith(".mpy") and os.path.samefile(
-        os.path.dirname(app), _build_dir("lolin32_oled")), app
-    s.until(lambda: s.headline().startswith(
-        "firmware: build/sim-run/lolin32_oled (.mpy)"), what="the first line")
-    built = os.listdir(_build_dir("lolin32_oled"))
+    folder = os.path.dirname(app)
+    assert app.endswith("/app.mpy") and os.path.samefile(
+        os.path.dirname(folder), os.path.join(SIM_ROOT, "build", "sim-run")), app
+    assert re.fullmatch(r"lolin32_oled@[0-9a-f]{12}", os.path.basename(folder)), folder
+    first = r"firmware: build/sim-run/lolin32_oled@[0-9a-f]{12} \(\.mpy\)"
+    s.until(lambda: re.fullmatch(first, s.headline()), what="the first line")
+    built = os.listdir(folder)
     # The device layout: main.py/boot.py as source, the profile as board.mpy.
     assert {"main.py", "boot.py", "board.mpy", "app.mpy"} <= set(built), built
     assert "app.py" not in built
@@ -518,23 +516,31 @@ def test_the_build_is_redone_only_when_a_source_changed(tmp_path):
                     ignore=shutil.ignore_patterns("__pycache__"))
     (root / "tools").mkdir()
     shutil.copy(os.path.join(SIM_ROOT, "tools", "build.py"), root / "tools" / "build.py")
-    out, built = sim_build.ensure_build(str(root), "sim")
-    assert built and os.path.isfile(os.path.join(out, "app.mpy"))
-    assert sim_build.ensure_build(str(root), "sim") == (out, False), "up to date"
-    # A new module appears in the build; a removed one leaves it.
+    first, built, held = sim_build.ensure_build(str(root), "sim", hold=True)
+    assert built and os.path.isfile(os.path.join(first, "app.mpy"))
+    assert sim_build.ensure_build(str(root), "sim") == (first, False), "up to date"
+    # A new module: a new build beside the first, which a run still holds.
     (root / "firmware" / "extra_mod.py").write_text("X = 1\n")
-    assert sim_build.ensure_build(str(root), "sim")[1]
-    assert os.path.isfile(os.path.join(out, "extra_mod.mpy"))
+    second, built = sim_build.ensure_build(str(root), "sim")
+    assert built and second != first
+    assert os.path.isfile(os.path.join(second, "extra_mod.mpy"))
+    assert os.path.isfile(os.path.join(first, "app.mpy")), "kept while held"
+    assert os.path.realpath(root / "build" / "sim-run" / "sim") == second, "the newest"
+    # Removing it again: the first build is the one (still there); the second, held by
+    # no run, is cleared away.
     (root / "firmware" / "extra_mod.py").unlink()
-    assert sim_build.ensure_build(str(root), "sim")[1]
-    assert not os.path.exists(os.path.join(out, "extra_mod.mpy"))
-    # A changed board profile is rebuilt too; a broken source is a clear error.
+    assert sim_build.ensure_build(str(root), "sim") == (first, False)
+    assert not os.path.exists(second)
+    # A changed board profile is rebuilt too, and the first build goes once let go.
+    held.close()
     prof = root / "boards" / "sim.py"
     prof.write_text(prof.read_text() + "\n# changed\n")
-    assert sim_build.ensure_build(str(root), "sim")[1]
+    fourth, built = sim_build.ensure_build(str(root), "sim")
+    assert built and fourth != first and not os.path.exists(first)
     (root / "firmware" / "broken.py").write_text("def f(:\n")
     with pytest.raises(sim_build.BuildFailed, match="broken.py"):
         sim_build.ensure_build(str(root), "sim")
+    assert not [n for n in os.listdir(root / "build" / "sim-run") if n.startswith(".tmp")]
 
 
 def test_panel_read_into_a_buffer_allocates_no_frame():

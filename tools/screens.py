@@ -194,6 +194,13 @@ def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap="", p
         fw = sim_build.firmware_for(root, board, source=source, cpython=cpython)
     except sim_build.BuildFailed as e:
         raise RuntimeError("screens: could not build the firmware: %s" % e) from None
+    try:
+        return _run(fw, script, seed, root, board, heap, prep, cpython)
+    finally:
+        fw.release()
+
+
+def _run(fw, script, seed, root, board, heap, prep, cpython):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "script.txt")
         with open(path, "w") as f:

@@ -238,6 +238,7 @@ class Child:
                 os.close(fd)
             except OSError:
                 pass
+        self.firmware.release()  # its build may be removed once no run holds it
 
 
 class _Btn:
