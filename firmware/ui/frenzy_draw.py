@@ -10,102 +10,39 @@
   y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
 Nothing here allocates: every string was formatted when the state changed.
 """
+from core import frenzy as fz
 from ui import gfx
 from ui.screens import COLOURS
-from core import frenzy as fz
-from ui import frenzy_screen as fs
 
-_DX = 19          # dice pitch
-_CX = 106         # Common Die x
-_DY = 9           # dice row y
-_BY = 55          # buttons row y
-_TWOX = 7
-_WILD = 8
-_UNKNOWN = 9      # gfx.die draws "?"
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
-
-def draw(scr, fb):
-    v = scr.view
-    if v == fs.PLAY:
-        _play(scr, fb)
-    elif v == fs.FARKLE:
-        _farkle(scr, fb)
-    elif v == fs.NOTICE:
-        _notice(scr, fb)
-    elif v == fs.WARN:
-        _warn(scr, fb)
-    elif v == fs.SUMMARY:
-        _summary(scr, fb)
-    else:
-        _winner(scr, fb)
+_DX = const(19)   # dice pitch
+_CX = const(106)  # Common Die x
+_DY = const(9)    # dice row y
+_BY = const(55)   # buttons row y
+_TWOX = const(7)
+_WILD = const(8)
+_UNKNOWN = const(9)  # gfx.die draws "?"
+# ui.frenzy_screen's views and cursor items
+_PLAY = const(0)
+_FARKLE = const(1)
+_NOTICE = const(2)
+_WARN = const(3)
+_SUMMARY = const(4)
+_IT_COMMON = const(5)
+_IT_TAKE = const(6)
+_IT_ROLL = const(7)
+_IT_STOP = const(8)
+_IT_NO = const(9)
 
 
 def _tumble_face(frame, i):
     # A face that changes every other frame and differs between dice.
     return (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1
-
-
-def _header(scr, fb, seat):
-    w = gfx.label(fb, COLOURS[seat], 0, 0)
-    gfx.text(fb, scr.t_head, w + 3, 1)
-    gfx.right(fb, scr.t_sheet, 128, 1)
-
-
-def _common(scr, fb, g, ph, tumbling, frame, caret):
-    x = _CX
-    fb.vline(x - 5, _DY, 17, 1)
-    if tumbling and scr.tumble_mask & 0x20:
-        gfx.die(fb, x, _DY + (frame & 1), _tumble_face(frame, 5))
-        return
-    c = g.common
-    if ph == fz.COMMON or not c:
-        gfx.die(fb, x, _DY, _UNKNOWN)
-        return
-    if ph == fz.PH_WILD:
-        gfx.die(fb, x, _DY, scr.wildv, gfx.DIE_L, True)
-        gfx.caret(fb, x, 27, 17)
-        return
-    face = c
-    if c == _WILD and g.wild:
-        face = g.wild
-    sel = ph == fz.PH_TAKE and scr.mask & fz.COMMON_BIT
-    if ph == fz.DECIDE and scr.taken & fz.COMMON_BIT:
-        sel = True
-    gfx.die(fb, x, _DY, face, gfx.DIE_L, bool(sel))
-    if c == _WILD and g.wild and not caret:
-        gfx.text(fb, "W", x + 7, 28)
-    if (ph == fz.PH_TAKE or ph == fz.PH_ROLL or ph == fz.DECIDE) and face <= 6 \
-            and not sel and g.usable() is None:
-        # Counted already in this set of five: struck through.
-        for i in range(15):
-            fb.pixel(x + 1 + i, _DY + 15 - i, 1)
-
-
-def _dice(scr, fb, g, ph, tumbling, frame):
-    if ph == fz.COMMON:
-        return
-    if ph == fz.PH_ROLL or tumbling:
-        n = g.to_roll() if ph != fz.COMMON else 0
-        m = scr.tumble_mask
-        for i in range(n):
-            if tumbling and m >> i & 1:
-                gfx.die(fb, i * _DX, _DY + ((frame + i) & 1), _tumble_face(frame, i))
-            else:
-                gfx.die(fb, i * _DX, _DY, _UNKNOWN)
-        return
-    sel = scr.mask if ph == fz.PH_TAKE else scr.taken if ph == fz.DECIDE else 0
-    for i in range(scr.nd):
-        gfx.die(fb, i * _DX, _DY, scr.dice[i], gfx.DIE_L, bool(sel >> i & 1))
-
-
-def _riser(fb, n):
-    for i in range(5):
-        h = 3 + 3 * i
-        x = 99 + 6 * i
-        if i < n:
-            fb.fill_rect(x, 46 - h, 5, h, 1)
-        else:
-            fb.rect(x, 46 - h, 5, h, 1)
 
 
 def _button(fb, s, x, cursor, enabled=True):
@@ -127,27 +64,80 @@ def _button(fb, s, x, cursor, enabled=True):
     return x + w + 5
 
 
-def _play(scr, fb):
+def draw(scr, fb):
+    v = scr.view
+    if v != _PLAY:
+        _overlay(scr, fb, v)
+        return
     g = scr.game
     app = scr.app
     ph = g.phase
     seat = g.player
     tumbling = app.tumbling
     frame = app.frame
-    _header(scr, fb, seat)
-    _dice(scr, fb, g, ph, tumbling, frame)
+    # The header: colour label, round, the player's score sheet total.
+    w = gfx.label(fb, COLOURS[seat], 0, 0)
+    gfx.text(fb, scr.t_head, w + 3, 1)
+    gfx.right(fb, scr.t_sheet, 128, 1)
+    # The rolled dice (or the ones about to be rolled).
+    if ph == fz.COMMON:
+        pass
+    elif ph == fz.PH_ROLL or tumbling:
+        m = scr.tumble_mask
+        for i in range(g.to_roll()):
+            if tumbling and m >> i & 1:
+                gfx.die(fb, i * _DX, _DY + ((frame + i) & 1), _tumble_face(frame, i))
+            else:
+                gfx.die(fb, i * _DX, _DY, _UNKNOWN)
+    else:
+        sel = scr.mask if ph == fz.PH_TAKE else scr.taken if ph == fz.DECIDE else 0
+        for i in range(scr.nd):
+            gfx.die(fb, i * _DX, _DY, scr.dice[i], gfx.DIE_L, bool(sel >> i & 1))
     cur_item = scr.items[scr.cur] if scr.nitems else 255
-    _common(scr, fb, g, ph, tumbling, frame, ph == fz.PH_TAKE and cur_item == fs.IT_COMMON)
-    if ph == fz.PH_TAKE and cur_item <= fs.IT_COMMON:
-        x = _CX if cur_item == fs.IT_COMMON else cur_item * _DX
+    caret = ph == fz.PH_TAKE and cur_item == _IT_COMMON
+    # The Common Die.
+    x = _CX
+    fb.vline(x - 5, _DY, 17, 1)
+    c = g.common
+    if tumbling and scr.tumble_mask & 0x20:
+        gfx.die(fb, x, _DY + (frame & 1), _tumble_face(frame, 5))
+    elif ph == fz.COMMON or not c:
+        gfx.die(fb, x, _DY, _UNKNOWN)
+    elif ph == fz.PH_WILD:
+        gfx.die(fb, x, _DY, scr.wildv, gfx.DIE_L, True)
         gfx.caret(fb, x, 27, 17)
+    else:
+        face = c
+        if c == _WILD and g.wild:
+            face = g.wild
+        sel = ph == fz.PH_TAKE and scr.mask & fz.COMMON_BIT
+        if ph == fz.DECIDE and scr.taken & fz.COMMON_BIT:
+            sel = True
+        gfx.die(fb, x, _DY, face, gfx.DIE_L, bool(sel))
+        if c == _WILD and g.wild and not caret:
+            gfx.text(fb, "W", x + 7, 28)
+        if (ph == fz.PH_TAKE or ph == fz.PH_ROLL or ph == fz.DECIDE) and face <= 6 \
+                and not sel and g.usable() is None:
+            # Counted already in this set of five: struck through.
+            for i in range(15):
+                fb.pixel(x + 1 + i, _DY + 15 - i, 1)
+    if ph == fz.PH_TAKE and cur_item <= _IT_COMMON:
+        gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
     if ph != fz.COMMON:
         x = gfx.big(fb, scr.t_run, 0, 31)
-        if g.common == _TWOX:
+        if c == _TWOX:
             gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
         if scr.t_pts:
             gfx.right(fb, scr.t_pts, 97, 38, 1, gfx.MEDIUM)
-        _riser(fb, g.riser(seat))
+        # The riser: 5 steps, filled as dice go on it.
+        n = g.riser(seat)
+        for i in range(5):
+            h = 3 + 3 * i
+            x = 99 + 6 * i
+            if i < n:
+                fb.fill_rect(x, 46 - h, 5, h, 1)
+            else:
+                fb.rect(x, 46 - h, 5, h, 1)
     else:
         gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
         gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
@@ -160,68 +150,60 @@ def _play(scr, fb):
     for i in range(scr.nitems):
         it = scr.items[i]
         cur = i == scr.cur
-        if it == fs.IT_TAKE:
+        if it == _IT_TAKE:
             x = _button(fb, "TAKE", x, cur, scr.ok_take[scr.mask] == 1)
-        elif it == fs.IT_ROLL:
+        elif it == _IT_ROLL:
             x = _button(fb, "ROLL", x, cur)
-        elif it == fs.IT_STOP:
+        elif it == _IT_STOP:
             x = _button(fb, "STOP", x, cur)
     if scr.rolling and not tumbling and not app.sensor_missing:
         gfx.right(fb, "OR SHAKE", 128, _BY + 2)
 
 
-def _farkle(scr, fb):
-    gfx.big_center(fb, "FARKLE", 1)
-    n = scr.nd
-    x0 = (128 - (n * _DX - 2)) // 2
-    for i in range(n):
-        gfx.die(fb, x0 + i * _DX, 19, scr.dice[i])
-    gfx.center(fb, scr.t_a, 40, 1, gfx.MEDIUM)
-    gfx.center(fb, scr.t_b, 51)
-    gfx.right(fb, "OK", 128, 58)
-
-
-def _notice(scr, fb):
-    gfx.banner(fb, "RISER FILLED", 0)
-    gfx.center(fb, scr.t_a, 16)
-    gfx.center(fb, scr.t_b, 26, 1, gfx.MEDIUM)
-    gfx.big_center(fb, scr.t_c, 38)
-    gfx.right(fb, "OK", 128, 58)
-
-
-def _warn(scr, fb):
-    gfx.banner(fb, "STOP?", 0)
-    gfx.center(fb, scr.t_a, 16, 1, gfx.MEDIUM)
-    gfx.center(fb, scr.t_b, 28, 1, gfx.MEDIUM)
-    gfx.text(fb, scr.t_c, 4, 41)
-    x = 30
-    for i in range(2):
-        x = _button(fb, "NO" if scr.items[i] == fs.IT_NO else "YES", x, i == scr.cur)
-        x += 16
-
-
-def _summary(scr, fb):
-    gfx.banner(fb, scr.t_a, 0)
-    y = 13
-    for s in range(scr.game.players):
-        if scr.s_tie >> s & 1:
-            gfx.arrow(fb, 0, y + 1)
-        gfx.text(fb, scr.t_rows[s], 5, y + 1)
-        gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
-        gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
-        y += 10
-    gfx.text(fb, scr.t_b, 0, 58)
-
-
-def _winner(scr, fb):
-    g = scr.game
-    gfx.big_center(fb, COLOURS[g.winner], 0)
-    gfx.center(fb, "WINS WITH", 16)
-    gfx.big_center(fb, scr.t_b, 24)
-    y = 43
-    for i in range(3):
-        if scr.t_rows[i]:
-            gfx.text(fb, scr.t_rows[i], 0, y)
-            gfx.right(fb, scr.t_tot[i], 64, y)
-        y += 7
-    gfx.right(fb, "OK: MENU", 128, 58)
+def _overlay(scr, fb, v):
+    if v == _FARKLE:
+        gfx.big_center(fb, "FARKLE", 1)
+        n = scr.nd
+        x0 = (128 - (n * _DX - 2)) // 2
+        for i in range(n):
+            gfx.die(fb, x0 + i * _DX, 19, scr.dice[i])
+        gfx.center(fb, scr.t_a, 40, 1, gfx.MEDIUM)
+        gfx.center(fb, scr.t_b, 51)
+        gfx.right(fb, "OK", 128, 58)
+    elif v == _NOTICE:
+        gfx.banner(fb, "RISER FILLED", 0)
+        gfx.center(fb, scr.t_a, 16)
+        gfx.center(fb, scr.t_b, 26, 1, gfx.MEDIUM)
+        gfx.big_center(fb, scr.t_c, 38)
+        gfx.right(fb, "OK", 128, 58)
+    elif v == _WARN:
+        gfx.banner(fb, "STOP?", 0)
+        gfx.center(fb, scr.t_a, 16, 1, gfx.MEDIUM)
+        gfx.center(fb, scr.t_b, 28, 1, gfx.MEDIUM)
+        gfx.text(fb, scr.t_c, 4, 41)
+        x = 30
+        for i in range(2):
+            x = _button(fb, "NO" if scr.items[i] == _IT_NO else "YES", x, i == scr.cur)
+            x += 16
+    elif v == _SUMMARY:
+        gfx.banner(fb, scr.t_a, 0)
+        y = 13
+        for s in range(scr.game.players):
+            if scr.s_tie >> s & 1:
+                gfx.arrow(fb, 0, y + 1)
+            gfx.text(fb, scr.t_rows[s], 5, y + 1)
+            gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
+            gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
+            y += 10
+        gfx.text(fb, scr.t_b, 0, 58)
+    else:  # the winner
+        gfx.big_center(fb, COLOURS[scr.game.winner], 0)
+        gfx.center(fb, "WINS WITH", 16)
+        gfx.big_center(fb, scr.t_b, 24)
+        y = 43
+        for i in range(3):
+            if scr.t_rows[i]:
+                gfx.text(fb, scr.t_rows[i], 0, y)
+                gfx.right(fb, scr.t_tot[i], 64, y)
+            y += 7
+        gfx.right(fb, "OK: MENU", 128, 58)
