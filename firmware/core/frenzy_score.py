@@ -118,6 +118,10 @@ def _check_roll(rolled, common):
         raise ValueError("a roll has 1-5 dice, got %d" % n)
     if common is not None and (not isinstance(common, int) or common < 1 or common > 6):
         raise ValueError("the Common Die's number must be 1-6 or None, got %r" % (common,))
+    for i in range(n):
+        v = rolled[i]
+        if not isinstance(v, int) or v < 1 or v > 6:
+            raise ValueError("die value must be 1-6, got %r" % (v,))
     return n
 
 
@@ -154,12 +158,7 @@ _cnt = bytearray(7)
 
 def is_farkle(rolled, common=None):
     """True when no selection of this roll scores (`common`: usable number or None)."""
-    n = _check_roll(rolled, common)
-    for i in range(n):
-        v = rolled[i]
-        if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError("die value must be 1-6, got %r" % (v,))
-    return _is_farkle(rolled, n, common)
+    return _is_farkle(rolled, _check_roll(rolled, common), common)
 
 
 _keys = [0] * 32
@@ -188,7 +187,8 @@ def _selections(rolled, n, common, t):
 
 
 # Population count and index of the lowest bit for masks of 5 bits.
-_POP = bytes(bin(m).count("1") for m in range(32))
+_POP = (b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
+        b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05")
 _LOWIDX = bytes((0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
                  4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
@@ -200,12 +200,7 @@ def selections(rolled, common=None, ones=300):
     usable number, is given). Each selection holds at least one rolled die.
     """
     t = _table(ones)
-    n = _check_roll(rolled, common)
-    for i in range(n):
-        v = rolled[i]
-        if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError("die value must be 1-6, got %r" % (v,))
-    return _selections(rolled, n, common, t)
+    return _selections(rolled, _check_roll(rolled, common), common, t)
 
 
 def points_of(rolled, n, common, mask, t):
