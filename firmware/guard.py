@@ -21,6 +21,8 @@ _boot_ms = 0
 
 
 def __getattr__(name):
+    if name[:2] == "__":
+        raise AttributeError(name)  # CPython's import asks for __path__ and the like
     import sys
     import crash
     sys.modules.pop("crash", None)

@@ -13,6 +13,12 @@ A file that is truncated, damaged, of another version or too big is renamed to
 the load returns the defaults (settings, stats) or None (game). Loads never raise.
 Writes whose content equals the file's last content are skipped, so calling a save
 once per frame still costs no flash write; `writes` counts the real ones.
+
+Only what a game needs stays loaded (saving, the stats a finished game updates, the
+constants); the boot-time clean-up, loading settings and games, setting damaged
+files aside and crc32_soft are in store_load.py, loaded for a call and dropped
+again: Store's load_settings/load_game/reject_game and store.crc32_soft work as
+before.
 """
 import os
 
@@ -32,17 +38,7 @@ def crc32(data, crc=0):
     """CRC-32 (IEEE, as zlib) of data, continuing from crc."""
     if _crc32 is not None:
         return _crc32(data, crc) & 0xFFFFFFFF
-    return crc32_soft(data, crc)
-
-
-def crc32_soft(data, crc=0):
-    """Bitwise CRC-32 for builds without binascii.crc32 (identical results)."""
-    crc ^= 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
+    return _rare("crc32_soft")(data, crc)
 
 
 # Settings indices (see brief: app_api.md).
@@ -58,10 +54,8 @@ S_OFF = const(8)      # minutes before display off + light sleep (0 = never)
 S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
 SETTINGS_LEN = const(12)
 
-# Per index: default, minimum, maximum. A loaded value out of range gets its default.
+# Per index: the default (store_load has the ranges; out of range gets the default).
 SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0))
-_SET_MIN = bytes((0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0))
-_SET_MAX = bytes((1, 255, 1, 1, 1, 5, 1, 255, 255, 255, 255, 255))
 
 # Stats: STATS_N counters of 4 bytes (little-endian) in a bytearray.
 ST_SU_GAMES = const(0)    # Shake Up games finished
@@ -92,6 +86,15 @@ MSG_GAME = "Saved game was damaged"
 MSG_SETTINGS = "Settings were reset"
 MSG_STATS = "Stats were reset"
 MSG_WRITE = "Could not save"
+
+
+def pack(ftype, payload):
+    """The bytes of a file of type ftype holding payload."""
+    n = len(payload)
+    head = bytes((0x50, 0x44, ftype, _VERSION, n & 0xFF, n >> 8))
+    c = crc32(payload, crc32(head))
+    return head + bytes(payload) + bytes((c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF,
+                                          (c >> 24) & 0xFF))
 
 
 def stat(ba, i):
@@ -131,15 +134,6 @@ def record_game(ba, kind, winner, best_round=0, total=0):
         raise ValueError("unknown game kind %d" % kind)
 
 
-def pack(ftype, payload):
-    """The bytes of a file of type ftype holding payload."""
-    n = len(payload)
-    head = bytes((0x50, 0x44, ftype, _VERSION, n & 0xFF, n >> 8))
-    c = crc32(payload, crc32(head))
-    return head + bytes(payload) + bytes((c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF,
-                                          (c >> 24) & 0xFF))
-
-
 def unpack(ftype, data):
     """The payload of a file of type ftype, or None when data is not a good one."""
     if data is None or len(data) < _HEAD + 4:
@@ -156,12 +150,17 @@ def unpack(ftype, data):
     return data[_HEAD:_HEAD + n]
 
 
-def _exists(path):
+def _read(path):
+    """The file's bytes (at most _CAP + 1 of them), or None when it does not exist."""
     try:
-        os.stat(path)
-        return True
+        f = open(path, "rb")
     except OSError:
-        return False
+        return None
+    try:
+        data = f.read(_CAP + 1)
+    finally:
+        f.close()
+    return data if data is not None else b""
 
 
 def _remove(path):
@@ -180,17 +179,20 @@ def _replace(src, dst):
         os.rename(src, dst)
 
 
-def _read(path):
-    """The file's bytes (at most _CAP + 1 of them), or None when it does not exist."""
-    try:
-        f = open(path, "rb")
-    except OSError:
-        return None
-    try:
-        data = f.read(_CAP + 1)
-    finally:
-        f.close()
-    return data if data is not None else b""
+def _rare(name):
+    """A name from store_load, loaded for the call and dropped again."""
+    if name[:2] == "__":
+        raise AttributeError(name)  # CPython's import asks for __path__ and the like
+    import sys
+
+    import store_load
+    sys.modules.pop("store_load", None)
+    return getattr(store_load, name)
+
+
+def __getattr__(name):
+    # crc32_soft: see store_load.
+    return _rare(name)
 
 
 class Store:
@@ -209,59 +211,15 @@ class Store:
                 os.mkdir(root[:-1])
             except OSError:
                 pass
-        for name, ftype in ((GAME, _T_GAME), (SETTINGS, _T_SET), (STATS, _T_STATS)):
-            self._clean_tmp(name, ftype)
+        _rare("clean")(self)
 
     # -- files -------------------------------------------------------------
     def _path(self, name):
         return self.root + name
 
-    def _clean_tmp(self, name, ftype):
-        """A .tmp is left only by a cut mid-save: drop it, or promote it when the
-        real file is gone and the .tmp is whole (cut between remove and rename)."""
-        tmp = self._path(name + ".tmp")
-        try:
-            if not _exists(tmp):
-                return
-            if not _exists(self._path(name)) and unpack(ftype, _read(tmp)) is not None:
-                os.rename(tmp, self._path(name))
-            else:
-                _remove(tmp)
-        except MemoryError:
-            raise  # short of heap is no sign of a bad file: keep the .tmp
-        except Exception:
-            _remove(tmp)
-
     def _say(self, msg):
         if self.problem is None:
             self.problem = msg
-
-    def _bad(self, name, msg):
-        """Keep a damaged file as name.bad for a bug report, and say so."""
-        path = self._path(name)
-        try:
-            _replace(path, path + ".bad")
-        except OSError:
-            _remove(path)
-        self._last.pop(name, None)
-        self._say(msg)
-
-    def _load(self, name, ftype, msg):
-        """The payload of a good file, None if missing; a bad file is set aside."""
-        try:
-            data = _read(self._path(name))
-            if data is None:
-                return None
-            payload = unpack(ftype, data)
-        except MemoryError:
-            raise  # short of heap is no sign of a bad file: never set a good one aside
-        except Exception:  # unreadable counts as damaged; never crash the device
-            payload = None
-        if payload is None:
-            self._bad(name, msg)
-            return None
-        self._last[name] = crc32(payload)
-        return payload
 
     def _save(self, name, ftype, payload):
         """Write atomically unless the file already holds this payload."""
@@ -287,44 +245,50 @@ class Store:
         self.writes += 1
         return True
 
-    # -- settings ----------------------------------------------------------
-    def load_settings(self):
-        """bytearray(SETTINGS_LEN): the saved settings, defaults where missing/bad."""
-        ba = bytearray(SETTINGS_DEFAULT)
-        p = self._load(SETTINGS, _T_SET, MSG_SETTINGS)
-        if p is None:
-            return ba
-        if len(p) != SETTINGS_LEN:
-            self._bad(SETTINGS, MSG_SETTINGS)
-            return ba
-        for i in range(SETTINGS_LEN):
-            v = p[i]
-            if _SET_MIN[i] <= v <= _SET_MAX[i]:
-                ba[i] = v
-        return ba
+    def _load(self, name, ftype, msg):
+        """The payload of a good file, None if missing; a bad file is set aside."""
+        try:
+            data = _read(self._path(name))
+            if data is None:
+                return None
+            payload = unpack(ftype, data)
+        except MemoryError:
+            raise  # short of heap is no sign of a bad file: never set a good one aside
+        except Exception:  # unreadable counts as damaged; never crash the device
+            payload = None
+        if payload is None:
+            _rare("_bad")(self, name, msg)  # rare: set a damaged file aside
+            return None
+        self._last[name] = crc32(payload)
+        return payload
 
-    def save_settings(self, ba):
-        if len(ba) != SETTINGS_LEN:
-            raise ValueError("settings must be %d bytes" % SETTINGS_LEN)
-        return self._save(SETTINGS, _T_SET, bytes(ba))
-
-    # -- stats -------------------------------------------------------------
     def load_stats(self):
         """bytearray(STATS_LEN) of counters (see stat(), record_game())."""
         p = self._load(STATS, _T_STATS, MSG_STATS)
         if p is None:
             return bytearray(STATS_LEN)
         if len(p) != STATS_LEN:
-            self._bad(STATS, MSG_STATS)
+            _rare("_bad")(self, STATS, MSG_STATS)
             return bytearray(STATS_LEN)
         return bytearray(p)
+
+    def __getattr__(self, name):
+        # load_settings, load_game, reject_game (and the helpers they use) are in
+        # store_load: rare, so loaded for the call and dropped again.
+        f = _rare(name)
+        return lambda *a, **k: f(self, *a, **k)
+
+    # -- saving --------------------------------------------------------------
+    def save_settings(self, ba):
+        if len(ba) != SETTINGS_LEN:
+            raise ValueError("settings must be %d bytes" % SETTINGS_LEN)
+        return self._save(SETTINGS, _T_SET, bytes(ba))
 
     def save_stats(self, ba):
         if len(ba) != STATS_LEN:
             raise ValueError("stats must be %d bytes" % STATS_LEN)
         return self._save(STATS, _T_STATS, bytes(ba))
 
-    # -- the game in progress ----------------------------------------------
     def save_game(self, kind, blob, ui=b""):
         """Save the game (kind 1 Shake Up, 2 Frenzy; blob = Game.to_bytes())."""
         if kind != KIND_SHAKEUP and kind != KIND_FRENZY:
@@ -336,33 +300,10 @@ class Store:
             self._has = True
         return ok
 
-    def load_game(self):
-        """(kind, blob, ui) of the saved game, or None (missing or damaged)."""
-        p = self._load(GAME, _T_GAME, MSG_GAME)
-        if p is None:
-            self._has = False
-            return None
-        if len(p) < 2 or (p[0] != KIND_SHAKEUP and p[0] != KIND_FRENZY) \
-                or p[1] > _UI_MAX or len(p) < 2 + p[1] + 1:
-            self.reject_game()
-            return None
-        self._has = True
-        n = 2 + p[1]
-        return p[0], bytes(p[n:]), bytes(p[2:n])
-
-    def reject_game(self, msg=MSG_GAME):
-        """The saved game passed its checksum but cannot be restored (e.g.
-        Game.from_bytes raised): set it aside as game.sav.bad and say so."""
-        self._has = False
-        if _exists(self._path(GAME)):
-            self._bad(GAME, msg)
-        else:
-            self._say(msg)
-
     def has_game(self):
         """True when a good saved game exists (checked once, then cached)."""
         if self._has is None:
-            self.load_game()
+            _rare("load_game")(self)
         return self._has
 
     def clear_game(self):

@@ -12,5 +12,6 @@ module("power.py", base_path="../../../firmware", opt=2)
 module("power_battery.py", base_path="../../../firmware", opt=2)
 module("power_sleep.py", base_path="../../../firmware", opt=2)
 module("store.py", base_path="../../../firmware", opt=2)
+module("store_load.py", base_path="../../../firmware", opt=2)
 module("lolin32_oled.py", base_path="../..", opt=2)
 module("board.py", opt=2)  # `import board` -> this board's profile
