@@ -3,7 +3,6 @@ Devices() and dropped from sys.modules again, so it keeps no heap while the app 
 from hal import rng
 from hal.buttons import Buttons
 from hal.buzzer import Buzzer
-from hal.devices import Battery
 from hal.display import Display
 from hal.events import OK, Queue
 from hal.sensor import open_sensor
@@ -61,7 +60,10 @@ def build(profile):
     bz = _get(profile, "BUZZER")
     buzzer = Buzzer(None if bz is None else Pin(bz))
     bat = _get(profile, "BATTERY")
-    battery = Battery(bat) if bat else None
+    battery = None
+    if bat:
+        from hal.battery import Battery
+        battery = Battery(bat)
     return i2c, q, display, shaker, missing, buttons, buzzer, battery, rng.source
 
 

@@ -14,44 +14,13 @@
   sensor or it does not answer; `sensor_missing` is True in the second case (the UI
   says so once and rolls with OK);
 - `buzzer`: hal.buzzer.Buzzer on `BUZZER` (a silent one when the board has none);
-- `battery`: None, or a Battery with `percent()` and `millivolts()` from `BATTERY`
+- `battery`: None, or a hal.battery.Battery (loaded only for a board with one) with
+  `percent()` and `millivolts()` from `BATTERY`
   {"pin", "divider_x100" (default 200: a 1:1 divider), "empty_mv", "full_mv",
   "ctrl", "ctrl_level" (a pin that switches the divider on while reading)};
 - `source`: hal.rng.source (os.urandom).
 `poll(now_ms)` polls buttons and shaker into `queue` once per frame.
 """
-
-
-class Battery:
-    def __init__(self, cfg):
-        from machine import ADC, Pin
-        self.adc = ADC(Pin(cfg["pin"]))
-        try:
-            self.adc.atten(ADC.ATTN_11DB)  # full range ~0.15-2.45 V (calibrated read_uv)
-        except (AttributeError, ValueError):
-            pass
-        self.div = cfg.get("divider_x100", 200)
-        self.empty = cfg.get("empty_mv", 3300)
-        self.full = cfg.get("full_mv", 4150)
-        c = cfg.get("ctrl")
-        self.ctrl_level = cfg.get("ctrl_level", 0)
-        self.ctrl = None if c is None else Pin(c, Pin.OUT, value=1 - self.ctrl_level)
-
-    def millivolts(self):
-        c = self.ctrl
-        if c is not None:
-            c.value(self.ctrl_level)
-        try:
-            uv = self.adc.read_uv()
-        finally:
-            if c is not None:
-                c.value(1 - self.ctrl_level)
-        return uv * self.div // 100000
-
-    def percent(self):
-        mv = self.millivolts()
-        p = (mv - self.empty) * 100 // (self.full - self.empty)
-        return 0 if p < 0 else 100 if p > 100 else p
 
 
 class Devices:
