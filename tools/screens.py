@@ -9,7 +9,11 @@ NAME` lines become NAME.png: the OLED scaled up with a bezel around it. Same see
 script -> the same pictures, byte for byte.
 
     tools/screens.py --out tools/screenshots [--only NAME ...] [--cpython] [--source]
-        [--scale 3]
+        [--scale 3] [--budget 120k]
+
+--budget N gives the firmware exactly N bytes of heap, the simulator fenced off outside
+it, as `make sim HEAP=N` does: a scenario that runs out fails (how the README's heap
+figures are measured). --heap N is the child's whole -X heapsize instead.
 
 Script commands (see simrun.run_script): wait MS, tap B, long B, press B, release B,
 shake MS, snap NAME, until SCREEN [MAX_MS], expect SCREEN.
@@ -186,7 +190,7 @@ def near_end(fs, kind, players, seed):
 
 
 def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap="", prep=None,
-                 source=False):
+                 source=False, budget=0):
     """Plays one script; returns [(label, w, h, frame bytes)] for its snaps. `prep`:
     None or (kind, players) for a near-end saved game to start from (see near_end).
     The unix port runs the compiled build unless `source`."""
@@ -195,12 +199,12 @@ def run_scenario(script, seed, cpython=False, root=ROOT, board="sim", heap="", p
     except sim_build.BuildFailed as e:
         raise RuntimeError("screens: could not build the firmware: %s" % e) from None
     try:
-        return _run(fw, script, seed, root, board, heap, prep, cpython)
+        return _run(fw, script, seed, root, board, heap, prep, cpython, budget)
     finally:
         fw.release()
 
 
-def _run(fw, script, seed, root, board, heap, prep, cpython):
+def _run(fw, script, seed, root, board, heap, prep, cpython, budget):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "script.txt")
         with open(path, "w") as f:
@@ -209,6 +213,9 @@ def _run(fw, script, seed, root, board, heap, prep, cpython):
         os.makedirs(fs)
         if prep:
             near_end(fs, prep[0], prep[1], seed)
+        if budget and not cpython:
+            import sim
+            heap = str(budget + sim.SIM_OVERHEAD)
         interp = [sys.executable] if cpython else (
             [micropython_bin()] + (["-X", "heapsize=" + heap] if heap else []))
         cmd = interp + [os.path.join(root, "tools", "sim", "simrun.py"), "--root", root,
@@ -216,6 +223,8 @@ def _run(fw, script, seed, root, board, heap, prep, cpython):
                         "--script", path, "--out", "1"]
         if fw.compiled:
             cmd += ["--firmware", fw.path]
+        if budget and not cpython:
+            cmd += ["--budget", str(budget)]
         res = subprocess.run(cmd, cwd=root, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     return parse_stream(res.stdout, res.returncode, res.stderr)
@@ -244,6 +253,8 @@ def parse_stream(data, returncode=0, stderr=b""):
             label = rest
         elif kind == "X":
             error = rest
+        elif kind == "C" and error is None:  # it restarted: the pictures would be wrong
+            error = "the firmware crashed: " + rest
     if returncode or error:
         raise RuntimeError("scenario failed: %s\n%s" % (
             error or "exit %d" % returncode, stderr.decode("utf-8", "replace")[-2000:]))
@@ -290,7 +301,8 @@ def main(argv=None):
     p.add_argument("--source", action="store_true",
                    help="run firmware/*.py, not the compiled build (unix port)")
     p.add_argument("--scale", type=int, default=3)
-    p.add_argument("--heap", default="")
+    p.add_argument("--heap", default="", help="the child's -X heapsize")
+    p.add_argument("--budget", default="", help="the firmware's heap, e.g. 120k (as make sim HEAP=)")
     p.add_argument("--list", action="store_true", help="list the scenarios")
     args = p.parse_args(argv)
     if args.list:
@@ -298,14 +310,23 @@ def main(argv=None):
             print(name)
         return 0
     names = args.only or list(SCENARIOS)
+    budget = 0
+    if args.budget:
+        import sim
+        budget = sim.heap_bytes(args.budget)
     os.makedirs(args.out, exist_ok=True)
     wrote = 0
     for name in names:
         if name not in SCENARIOS:
             raise SystemExit("screens: no scenario %r (see --list)" % name)
         seed, prep, script = SCENARIOS[name]
-        for label, w, h, frame in run_scenario(script, seed, args.cpython, heap=args.heap,
-                                               prep=prep, source=args.source):
+        try:
+            snaps = run_scenario(script, seed, args.cpython, heap=args.heap, prep=prep,
+                                 source=args.source, budget=budget)
+        except RuntimeError as e:
+            print("screens: %s: %s" % (name, e), file=sys.stderr)
+            return 1
+        for label, w, h, frame in snaps:
             path = os.path.join(args.out, label + ".png")
             save_png(to_image(frame, w, h, args.scale), path)
             wrote += 1
