@@ -627,6 +627,14 @@ def test_screens_run_the_build_and_draw_what_the_sources_draw():
     assert built == source
 
 
+def test_screens_budget_is_the_firmwares_heap():
+    script = "until menu\nsnap menu\n"
+    with pytest.raises(RuntimeError, match="MemoryError"):
+        screens.run_scenario(script, 1, budget=24 * 1024)
+    (label, _, _, frame), = screens.run_scenario(script, 1, budget=1024 * 1024)
+    assert label == "menu" and any(frame)
+
+
 def test_screens_fails_loudly_when_a_script_goes_wrong():
     with pytest.raises(RuntimeError, match="not nosuchscreen"):
         screens.run_scenario("expect nosuchscreen\n", 1)
