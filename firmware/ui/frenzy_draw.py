@@ -38,6 +38,10 @@ _IT_TAKE = const(6)
 _IT_ROLL = const(7)
 _IT_STOP = const(8)
 _IT_NO = const(9)
+# offsets in scr.ov (as in ui.frenzy_screen)
+_TAKEN = const(12)
+_DICE = const(13)
+_ND = const(18)
 
 
 def _tumble_face(frame, i):
@@ -90,9 +94,10 @@ def draw(scr, fb):
             else:
                 gfx.die(fb, i * _DX, _DY, _UNKNOWN)
     else:
-        sel = scr.mask if ph == fz.PH_TAKE else scr.taken if ph == fz.DECIDE else 0
-        for i in range(scr.nd):
-            gfx.die(fb, i * _DX, _DY, scr.dice[i], gfx.DIE_L, bool(sel >> i & 1))
+        ov = scr.ov
+        sel = scr.mask if ph == fz.PH_TAKE else ov[_TAKEN] if ph == fz.DECIDE else 0
+        for i in range(ov[_ND]):
+            gfx.die(fb, i * _DX, _DY, ov[_DICE + i], gfx.DIE_L, bool(sel >> i & 1))
     cur_item = scr.items[scr.cur] if scr.nitems else 255
     caret = ph == fz.PH_TAKE and cur_item == _IT_COMMON
     # The Common Die.
@@ -111,7 +116,7 @@ def draw(scr, fb):
         if c == _WILD and g.wild:
             face = g.wild
         sel = ph == fz.PH_TAKE and scr.mask & fz.COMMON_BIT
-        if ph == fz.DECIDE and scr.taken & fz.COMMON_BIT:
+        if ph == fz.DECIDE and scr.ov[_TAKEN] & fz.COMMON_BIT:
             sel = True
         gfx.die(fb, x, _DY, face, gfx.DIE_L, bool(sel))
         if c == _WILD and g.wild and not caret:
@@ -163,10 +168,11 @@ def draw(scr, fb):
 def _overlay(scr, fb, v):
     if v == _FARKLE:
         gfx.big_center(fb, "FARKLE", 1)
-        n = scr.nd
+        ov = scr.ov
+        n = ov[_ND]
         x0 = (128 - (n * _DX - 2)) // 2
         for i in range(n):
-            gfx.die(fb, x0 + i * _DX, 19, scr.dice[i])
+            gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
         gfx.center(fb, scr.t_a, 40, 1, gfx.MEDIUM)
         gfx.center(fb, scr.t_b, 51)
         gfx.right(fb, "OK", 128, 58)

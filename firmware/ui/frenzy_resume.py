@@ -23,31 +23,27 @@ def unpack(scr, b):
         ok = ok and b[3 + i] <= _WINNER
     if not ok:
         return
+    # scr.ov keeps its bytes at these same offsets.
+    ov = scr.ov
+    ov[:] = b
     scr.view = b[1]
-    scr.nq = b[2]
-    scr.queue[:] = b[3:3 + _QMAX]
     scr.cur = b[9]
     scr.mask = b[10] & 0x3F
     scr.wildv = b[11] if 1 <= b[11] <= 6 else 1
-    scr.taken = b[12] & 0x3F
-    scr.dice[:] = b[13:18]
-    scr.nd = b[18]
+    ov[12] &= 0x3F  # the mask set aside
     scr.f_seat = b[19] & 3
     scr.f_lost = _get24(b, 20)
-    scr.nn = b[23]
-    scr.ni = b[24] if b[24] < scr.nn else 0
+    if b[24] >= b[23]:
+        ov[24] = 0  # the notice shown
     for i in range(_NMAX):
-        scr.n_seat[i] = b[25 + i] >> 4 & 3
-        scr.n_fill[i] = b[25 + i] & 3
+        ov[25 + i] &= 0x33  # stopped seat << 4 | filling seat
         scr.n_run[i] = _get24(b, 28 + 3 * i)
-    scr.s_round = b[37] << 8 | b[38]
-    scr.s_flags = b[39] & 1
+    ov[39] = b[39] & 1  # 2X doubled
     scr.s_tie = b[39] >> 4
-    scr.s_in = b[40]
     scr.best = _get24(b, 41)
     if scr.view == _WINNER and scr.game.phase != _OVER:
         scr.view = 0  # PLAY
-    if scr.view == _NOTICE and not scr.nn:
+    if scr.view == _NOTICE and not b[23]:
         scr.view = 0
     if scr.view == _WINNER:
         scr.win_t0 = scr.app.now

@@ -26,7 +26,7 @@ Memory: the overlays' texts (ui.frenzy_text) and restoring the ui bytes
 """
 from core import frenzy as fz
 from core.odds import farkle_risk
-from ui import screens, sounds
+from ui import frenzy_draw, screens, sounds
 from ui.screens import BACK, COLOURS, NEXT, OK, PREV, key
 
 try:
@@ -59,6 +59,18 @@ _NMAX = const(3)
 _UI_LEN = const(44)
 _UI_VERSION = const(1)
 _WIN_GRACE = const(600)
+# self.ov: overlay and selection state kept at its offsets in the ui bytes (_pack).
+_NQ = const(2)       # overlays queued
+_Q = const(3)        # the queue (_QMAX bytes)
+_TAKEN = const(12)   # DECIDE: the mask just set aside (drawing)
+_DICE = const(13)    # the dice row as shown (5 bytes)
+_ND = const(18)
+_NN = const(23)      # "filled the riser" notices
+_NI = const(24)      # the notice shown
+_NSF = const(25)     # per notice: stopped seat << 4 | filling seat (_NMAX bytes)
+_SROUND = const(37)  # the summarised round (2 bytes)
+_SFLAGS = const(39)  # bit 0: 2X doubled this round (s_tie goes in the high nibble)
+_SIN = const(40)     # seats that played the summarised round
 
 
 def wild_risk(n):
@@ -94,37 +106,26 @@ class FrenzyScreen(screens.Screen):
 
     def __init__(self, app, game, ui=None):
         screens.Screen.__init__(self, app)
-        from ui import frenzy_draw  # here: it imports this module
-        self._draw = frenzy_draw.draw
         self.game = game
         self.view = PLAY
-        self.queue = bytearray(_QMAX)   # overlays still to show after this one
-        self.nq = 0
         self.items = bytearray(8)
         self.nitems = 0
         self.cur = 0
         self.mask = 0                   # PH_TAKE: the selection being built
         self.wildv = 1                  # PH_WILD: the value offered
-        self.taken = 0                  # DECIDE: the mask just set aside (drawing)
         self.ok_take = bytearray(64)    # PH_TAKE: 1 where TAKE|mask is legal
         self.ok_wild = bytearray(7)
         self.roll_on = False            # DECIDE: ROLL rolls at once for this player
-        # The dice row as shown (a snapshot, so overlays keep the roll they are about;
-        # the core keeps the dice past nrolled at 0).
-        self.dice = bytearray(game.rolled)
-        self.nd = game.nrolled
+        # The dice row as shown is a snapshot, so overlays keep the roll they are
+        # about (the core keeps the dice past nrolled at 0).
+        ov = self.ov = bytearray(_UI_LEN)
+        ov[_DICE:_DICE + 5] = game.rolled
+        ov[_ND] = game.nrolled
         # Overlay data.
         self.f_seat = 0
         self.f_lost = 0
-        self.nn = 0
-        self.n_seat = bytearray(_NMAX)
-        self.n_fill = bytearray(_NMAX)
-        self.n_run = [0] * _NMAX
-        self.ni = 0
-        self.s_round = 0
-        self.s_flags = 0                # bit 0: 2X doubled this round
+        self.n_run = [0] * _NMAX        # per notice: the stopped seat's total
         self.s_tie = 0                  # seats playing a tie round next
-        self.s_in = 0                   # seats that played the summarised round
         self.best = 0                   # best counted round score so far (stats)
         self.win_t0 = 0
         # Text, formatted when the state changes (never while drawing).
@@ -188,7 +189,7 @@ class FrenzyScreen(screens.Screen):
         self._settle()
 
     def draw(self, fb):
-        self._draw(self, fb)
+        frenzy_draw.draw(self, fb)
 
     # ---- input ------------------------------------------------------------------
 
@@ -248,7 +249,7 @@ class FrenzyScreen(screens.Screen):
             app.play(sounds.SELECT)
         elif it == IT_TAKE:
             if self.ok_take[self.mask]:
-                self.taken = self.mask
+                self.ov[_TAKEN] = self.mask
                 self._apply(fz.TAKE | self.mask)
                 self._settle()
             else:
@@ -276,6 +277,7 @@ class FrenzyScreen(screens.Screen):
     def _apply(self, d):
         g = self.game
         app = self.app
+        ov = self.ov
         actor = g.player
         lost = g.running(actor)
         doubled = g.common == 7  # TWOX, as it is before a round end
@@ -287,23 +289,22 @@ class FrenzyScreen(screens.Screen):
             v = 0  # an overlay to queue
             if t == "roll":
                 self.mask = 0
-                self.taken = 0
-                self.dice[:] = g.rolled
-                self.nd = g.nrolled
+                ov[_TAKEN] = 0
+                ov[_DICE:_DICE + 5] = g.rolled
+                ov[_ND] = g.nrolled
             elif t == "farkle":
                 self.f_seat = nt[1]
                 self.f_lost = lost
                 v = FARKLE
                 app.play(sounds.FARKLE)
             elif t == "stopped_by":
-                if (sch == fz.LOCKSTEP or nt[1] == actor) and self.nn < _NMAX:
-                    i = self.nn
-                    self.n_seat[i] = nt[1]
-                    self.n_fill[i] = nt[2]
+                i = ov[_NN]
+                if (sch == fz.LOCKSTEP or nt[1] == actor) and i < _NMAX:
+                    ov[_NSF + i] = nt[1] << 4 | nt[2]
                     self.n_run[i] = nt[3]
                     if not i:
                         v = NOTICE
-                    self.nn += 1
+                    ov[_NN] = i + 1
             elif t == "fill":
                 app.play(sounds.SAFE)
             elif t == "wild":
@@ -311,10 +312,11 @@ class FrenzyScreen(screens.Screen):
             elif t == "stop":
                 app.play(sounds.BANK)
             elif t == "round_end":
-                self.s_round = nt[1]
-                self.s_flags = 1 if doubled else 0
+                ov[_SROUND] = nt[1] >> 8
+                ov[_SROUND + 1] = nt[1] & 0xFF
+                ov[_SFLAGS] = 1 if doubled else 0
                 self.s_tie = 0
-                self.s_in = was_in
+                ov[_SIN] = was_in
                 for s in range(g.players):
                     if g.round_scores[s] > self.best:
                         self.best = g.round_scores[s]
@@ -323,28 +325,29 @@ class FrenzyScreen(screens.Screen):
                 self.s_tie = nt[1]
             elif t == "win":
                 v = WINNER
-            if v and self.nq < _QMAX:
-                self.queue[self.nq] = v
-                self.nq += 1
+            if v and ov[_NQ] < _QMAX:
+                ov[_Q + ov[_NQ]] = v
+                ov[_NQ] += 1
         if g.phase == fz.OVER:
             app.finish(KIND, g, self.best, g.totals[g.winner])
-        if self.view == PLAY and self.nq:
+        if self.view == PLAY and ov[_NQ]:
             self._next_view()
 
     def _next_view(self):
         """Close the current overlay (a notice may have more pages); open the next."""
-        if self.view == NOTICE and self.ni + 1 < self.nn:
-            self.ni += 1
+        ov = self.ov
+        if self.view == NOTICE and ov[_NI] + 1 < ov[_NN]:
+            ov[_NI] += 1
             self._sync()
             return
         if self.view == NOTICE:
-            self.nn = 0
-            self.ni = 0
-        if self.nq:
-            q = self.queue
-            self.view = q[0]
-            q[:self.nq - 1] = q[1:self.nq]
-            self.nq -= 1
+            ov[_NN] = 0
+            ov[_NI] = 0
+        n = ov[_NQ]
+        if n:
+            self.view = ov[_Q]
+            ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
+            ov[_NQ] = n - 1
             if self.view == WINNER:
                 self.win_t0 = self.app.now
                 self.app.play(sounds.WIN)
@@ -501,26 +504,14 @@ class FrenzyScreen(screens.Screen):
     # ---- ui bytes for Continue (read back by ui.frenzy_resume) ------------------
 
     def _pack(self):
-        b = bytearray(_UI_LEN)
+        b = bytearray(self.ov)
         b[0] = _UI_VERSION
         b[1] = self.view
-        b[2] = self.nq
-        b[3:3 + _QMAX] = self.queue
         b[9] = self.cur
         b[10] = self.mask
         b[11] = self.wildv
-        b[12] = self.taken
-        b[13:18] = self.dice
-        b[18] = self.nd
         b[19] = self.f_seat
-        b[23] = self.nn
-        b[24] = self.ni
-        for i in range(_NMAX):
-            b[25 + i] = self.n_seat[i] << 4 | self.n_fill[i]
-        b[37] = self.s_round >> 8
-        b[38] = self.s_round & 0xFF
-        b[39] = self.s_flags | self.s_tie << 4
-        b[40] = self.s_in
+        b[_SFLAGS] |= self.s_tie << 4
         # 24-bit numbers, clamped.
         r = self.n_run
         for j, v in ((20, self.f_lost), (28, r[0]), (31, r[1]), (34, r[2]), (41, self.best)):

@@ -15,9 +15,10 @@ _SUMMARY = 4
 
 def overlay(scr, g, v, seat):
     if v == _NOTICE:
-        i = scr.ni
-        s = scr.n_seat[i]
-        scr.t_a = "%s FILLED THE RISER:" % COLOURS[scr.n_fill[i]]
+        ov = scr.ov
+        i = ov[24]  # the notice shown; per notice: stopped seat << 4 | filling seat
+        s = ov[25 + i] >> 4
+        scr.t_a = "%s FILLED THE RISER:" % COLOURS[ov[25 + i] & 15]
         if s == scr.app.holder or g.players == 1:
             scr.t_b = "YOU STOP WITH"
         else:
@@ -29,15 +30,16 @@ def overlay(scr, g, v, seat):
         r = g.running(seat)
         scr.t_c = "ROUND SCORE %d" % (r * 2 if g.common == 7 else r)
     elif v == _SUMMARY:
-        scr.t_a = "ROUND %d" % scr.s_round
-        if scr.s_flags & 1:
+        ov = scr.ov
+        scr.t_a = "ROUND %d" % (ov[37] << 8 | ov[38])
+        if ov[39] & 1:  # 2X doubled
             scr.t_a += "  2^ DOUBLED"
         for s in range(4):
             if s >= g.players:
                 scr.t_rows[s] = ""
                 continue
             scr.t_rows[s] = COLOURS[s]
-            if not scr.s_in >> s & 1:
+            if not ov[40] >> s & 1:  # not in the round
                 scr.t_cols[s] = "-"
             else:
                 c = g.round_scores[s]
