@@ -80,11 +80,11 @@ _RUNS4 = (0x1E, 0x3C, 0x78)
 def classify(dice):
     """The class (BIG, MOVE, PAIR or NONE) of 4 dice values 1-6."""
     if len(dice) != 4:
-        raise ValueError("classify needs 4 dice, got %d" % len(dice))
+        raise ValueError(_aside("core", "shakeup_why", None, 0, (len(dice),)))
     counts = bytearray(7)
     for v in dice:
         if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError("die value must be 1-6, got %r" % (v,))
+            raise ValueError(_aside("core", "shakeup_why", None, 1, (v,)))
         counts[v] += 1
     distinct = 0
     top = 0
@@ -123,11 +123,11 @@ def _movable(c1, c2, c3, spots):
 def movable(pawns, spots=False):
     """Sorted levels (1-3) a pawn may move up from; pawns: 5 positions 1-3 or 4 (SAFE)."""
     if len(pawns) != PAWNS:
-        raise ValueError("need %d pawn positions, got %d" % (PAWNS, len(pawns)))
+        raise ValueError(_aside("core", "shakeup_why", None, 2, (PAWNS, len(pawns))))
     c = bytearray(5)
     for p in pawns:
         if not isinstance(p, int) or p < 1 or p > SAFE:
-            raise ValueError("pawn position must be 1-4, got %r" % (p,))
+            raise ValueError(_aside("core", "shakeup_why", None, 3, (p,)))
         c[p] += 1
     return _movable(c[1], c[2], c[3], spots)
 
@@ -135,7 +135,7 @@ def movable(pawns, spots=False):
 class Game:
     def __init__(self, players, spots=False, dice=None):
         if not isinstance(players, int) or players < 2 or players > 4:
-            raise ValueError("Shake Up needs 2-4 players, got %r" % (players,))
+            raise ValueError(_aside("core", "shakeup_why", None, 4, (players,)))
         self.players = players
         self.spots = bool(spots)
         self._dice = dice
@@ -158,7 +158,7 @@ class Game:
 
     def count(self, seat, level):
         if seat < 0 or seat >= self.players or level < 1 or level > SAFE:
-            raise ValueError("no seat %r / level %r" % (seat, level))
+            raise ValueError(_aside("core", "shakeup_why", None, 5, (seat, level)))
         return self._pawns[seat * 4 + level - 1]
 
     def legal(self):
@@ -192,14 +192,14 @@ class Game:
         # One method for every decision (fewer functions held while playing); the
         # parts meet at the end: a pawn sent back, then the next turn.
         if not isinstance(d, int) or d < 0 or d > 0xFFF:
-            raise ValueError("a decision is a small int, got %r" % (d,))
+            raise ValueError(_aside("core", "shakeup_why", None, 6, (d,)))
         if d not in self.legal():
-            # Worded by core.shakeup_why, loaded only for a rejection.
+            # Every message is worded by core.shakeup_why, loaded only for an error.
             raise ValueError(_aside("core", "shakeup_why", self, d))
         kind = d & 0xF00
         a = d & 0xFF
         if values is not None and kind != ROLL:
-            raise ValueError("values only go with ROLL")
+            raise ValueError(_aside("core", "shakeup_why", None, 7, ()))
         self.notes = notes = []
         seat = self.player
         n = self.players
@@ -219,13 +219,13 @@ class Game:
                         k += 1
             if values is None:
                 if self._dice is None:
-                    raise ValueError("no dice source: pass values")
+                    raise ValueError(_aside("core", "shakeup_why", None, 8, ()))
             else:
                 if len(values) != k:
-                    raise ValueError("%d dice are shaken, got %d values" % (k, len(values)))
+                    raise ValueError(_aside("core", "shakeup_why", None, 9, (k, len(values))))
                 for v in values:
                     if not isinstance(v, int) or v < 1 or v > 6:
-                        raise ValueError("die value must be 1-6, got %r" % (v,))
+                        raise ValueError(_aside("core", "shakeup_why", None, 1, (v,)))
             if ph == ROLLOFF:
                 v = self._dice.d6() if values is None else values[0]
                 ro = self.rolloff

@@ -1,11 +1,17 @@
-"""Why a Shake Up decision is not legal: the wording of Game.apply's ValueError.
+"""The wording of core.shakeup's ValueErrors: why a decision is not legal, bad input.
 
-Kept apart from core.shakeup and loaded only when a decision is rejected, so a game
-never holds these messages.
+Kept apart from core.shakeup and loaded only for an error, so a game never holds
+these messages.
 """
 from core.shakeup import AGAIN, CHOOSE, MOVING, OVER, PEN, PENALTY, ROLL, SKIP, STOP, UP
 
 _ALL4 = 15  # as core.shakeup._ALL4
+# core.shakeup's other messages, by number (run(None, number, args)).
+_MSG = ("classify needs 4 dice, got %d", "die value must be 1-6, got %r",
+        "need %d pawn positions, got %d", "pawn position must be 1-4, got %r",
+        "Shake Up needs 2-4 players, got %r", "no seat %r / level %r",
+        "a decision is a small int, got %r", "values only go with ROLL",
+        "no dice source: pass values", "%d dice are shaken, got %d values")
 _PHASE_NAMES = ("ROLLOFF", "SHAKE", "CHOOSE", "MOVING", "PENALTY", "OVER")
 
 
@@ -27,8 +33,10 @@ def _name(d):
     return "0x%x" % d
 
 
-def run(g, d):
-    """Why decision d is not legal now in the Shake Up game g."""
+def run(g, d, args=()):
+    """Why decision d is not legal now in the Shake Up game g; g None: message d."""
+    if g is None:
+        return _MSG[d] % args
     ph = g.phase
     kind = d & 0xF00
     a = d & 0xFF
