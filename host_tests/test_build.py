@@ -143,6 +143,11 @@ def test_generated_files_are_current():
         with open(man) as f:
             text = f.read()
         assert 'module("%s.py", base_path="../.."' % b in text
+        # The firmware comes through the shared manifest the board's one includes
+        # (include() paths are relative to the including manifest).
+        assert 'include("../%s")' % gen_package.COMMON in text
+        with open(os.path.join(os.path.dirname(man), "..", gen_package.COMMON)) as f:
+            text += f.read()
         for top in ("core", "hal", "ui"):
             assert 'package("%s"' % top in text
 
