@@ -23,7 +23,7 @@ made in _refresh, the views drawn in draw) and its texts joined in one string (_
 """
 from core import shakeup as su
 from ui import gfx, sounds
-from ui.screens import COLOURS, INITIALS, KIND_SHAKEUP, Screen, key
+from ui.screens import COLOURS, INITIALS, Screen, key
 
 try:
     from micropython import const
@@ -38,6 +38,8 @@ RESULT = const(3)
 MOVE = const(4)
 PENALTY = const(5)
 INFO = const(6)
+
+_KIND = const(1)  # ui.screens.KIND_SHAKEUP (store.KIND_SHAKEUP)
 
 # Buttons (hal.events / ui.screens values).
 _PREV = const(0)
@@ -88,7 +90,7 @@ def _say(i, seat=0, n=0):
 
 class ShakeUpScreen(Screen):
     NAME = "shakeup"
-    KIND = KIND_SHAKEUP
+    KIND = _KIND
 
     def __init__(self, app, game, ui=None):
         Screen.__init__(self, app)
@@ -102,15 +104,11 @@ class ShakeUpScreen(Screen):
             self.cur = ui[1]
             self.pending = ui[2]
             self.info = bytearray(ui[3:])
-        # Keep the view consistent with the game (new game, or damaged ui bytes).
-        ph = game.phase
+        # Keep the view consistent with the game (new game, or damaged ui bytes): each
+        # view goes with one phase; RESULT and INFO with any but OVER (5).
         v = self.view
-        if not ((v == ROLLOFF and (ph == su.ROLLOFF or self.info))
-                or (v == BOARD and ph == su.SHAKE)
-                or (v == DICE and ph == su.CHOOSE)
-                or (v == MOVE and ph == su.MOVING)
-                or (v == PENALTY and ph == su.PENALTY)
-                or ((v == RESULT or v == INFO) and ph != su.OVER)):
+        if not (v < 7 and ((game.phase == b"\x00\x01\x02\x05\x03\x04\x05"[v])
+                           != (v == RESULT or v == INFO) or (v == ROLLOFF and self.info))):
             self.info = bytearray(0)
             self._follow()
         if self.view == DICE:
@@ -224,7 +222,7 @@ class ShakeUpScreen(Screen):
         kind = d & 0xF00
         ph = g.phase
         if ph == su.OVER:
-            app.finish(KIND_SHAKEUP, g)
+            app.finish(_KIND, g)
             app.win(g.winner, "ALL 5 PAWNS SAFE")
             return
         if was == su.ROLLOFF:
@@ -258,7 +256,7 @@ class ShakeUpScreen(Screen):
         if snd is not None:
             app.play(snd)
         self._refresh()
-        app.save(KIND_SHAKEUP, g, bytes((self.view, self.cur, self.pending)) + self.info)
+        app.save(_KIND, g, bytes((self.view, self.cur, self.pending)) + self.info)
 
     def roll(self):
         """The app says the tumble is over: shake now."""
@@ -282,7 +280,7 @@ class ShakeUpScreen(Screen):
                 # Saved with this view (the dice picked to set aside), so Continue
                 # comes back to exactly this.
                 if g.phase != su.OVER:
-                    app.save(KIND_SHAKEUP, g,
+                    app.save(_KIND, g,
                              bytes((self.view, self.cur, self.pending)) + self.info)
                 app.menu()
                 return
