@@ -35,28 +35,11 @@ FRAME = 33
 BUTTONS = ("PREV", "NEXT", "OK", "BACK")
 
 
-class Rng:
-    """xorshift32 for the inputs (the dice get their own source)."""
-
-    def __init__(self, seed):
-        self.s = (seed * 2654435761 + 12345) & 0xFFFFFFFF or 1
-
-    def next(self):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s
-
-    def below(self, n):
-        return self.next() % n
-
-    def __call__(self, n):  # also a byte source for Dice
-        out = bytearray(n)
-        for i in range(n):
-            out[i] = self.next() >> 24
-        return bytes(out)
+def Rng(seed):
+    """The inputs' xorshift32 (the dice get their own source): tools/bench/xorshift.py,
+    drawing below(n) from the whole state (setup() puts it on the path)."""
+    from xorshift import XorShift
+    return XorShift(seed, 0)
 
 
 def _hex(b):
@@ -70,7 +53,7 @@ def _no_log(c, args):
 
 
 def setup(root, lib=""):
-    for p in (lib or root + "/firmware", root + "/tools/sim"):
+    for p in (lib or root + "/firmware", root + "/tools/sim", root + "/tools/bench"):
         if p not in sys.path:
             sys.path.insert(0, p)
     if lib:
@@ -87,6 +70,7 @@ def setup(root, lib=""):
     sim.log_i2c = False  # the bus log holds frames: no place for it in a small heap
     if sim.oled is not None and hasattr(sim.oled, "_log"):
         sim.oled._log = _no_log  # nor for the panel model's command log
+    import xorshift  # noqa: F401  (before any fence: the driver's share, not the firmware's)
     return board, sim
 
 
