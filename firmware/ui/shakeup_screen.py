@@ -59,19 +59,18 @@ _NOTES = ("result", "up", "safe", "penalty", "again", "rolloff", "tie", "starts"
 
 # Every text, joined: one object instead of one each. _say(i) cuts out text i ('@': a
 # seat's colour, '#': a number). 0-3 banners by class, 4-10 results, 11-18 info items
-# 2-9, 19-25 prompts, 26-30 choices.
+# 2-9, 19-25 prompts, 26-30 choices, 31 the win.
 _T = ("NONE|PAIR|MOVE|BIG!|SPECIAL ADVANTAGE:|UP, PENALIZE, AGAIN|MOVE UP, THEN|"
       "AGAIN OR PENALIZE|MOVE A PAWN UP|NO MOVE|PENALTY FOR @|@ UP FROM LEVEL #|"
       "@ PAWN IS SAFE!|@ PAWN: LEVEL # -> 1|@: ANOTHER TURN|@ ROLLED #|TIE: SHAKE AGAIN|"
       "@ STARTS|NO PAWN CAN MOVE|NO PAWN TO SEND BACK|@: SHAKE ONE DIE|(OR PRESS OK)|"
       "@: SHAKE!|@: MOVE A PAWN UP|@: PENALIZE?|SHAKE #/3|FROM LEVEL # TO 2|"
-      "FROM LEVEL # TO 3|FROM LEVEL # TO SAFE|NO PENALTY|TAKE ANOTHER TURN|")
+      "FROM LEVEL # TO 3|FROM LEVEL # TO SAFE|NO PENALTY|TAKE ANOTHER TURN|ALL 5 PAWNS SAFE|")
 
-_DIE_X = b"\x0c\x29\x46\x63"   # 12, 41, 70, 99
+# Die i at x = 12 + 29 * i; level lv (1-4, 4 = SAFE) on the row at y = 48 - 10 * lv.
 _DIE_Y = const(10)
 _C_SHAKE = const(4)
 _C_STOP = const(5)
-_ROW_Y = b"\x26\x1c\x12\x08"   # 38, 28, 18, 8: levels 1, 2, 3, SAFE
 _COL_X = const(14)
 
 
@@ -223,7 +222,7 @@ class ShakeUpScreen(Screen):
         ph = g.phase
         if ph == su.OVER:
             app.finish(_KIND, g)
-            app.win(g.winner, "ALL 5 PAWNS SAFE")
+            app.win(g.winner, _say(31))
             return
         if was == su.ROLLOFF:
             self.view = ROLLOFF
@@ -348,7 +347,7 @@ class ShakeUpScreen(Screen):
             held = g.held
             pend = self.pending
             for i in range(4):
-                x = _DIE_X[i]
+                x = 12 + 29 * i
                 if all_tumble or (tumbling and not pend >> i & 1):
                     # Tumbling faces: a cheap scramble of the frame number.
                     gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
@@ -362,7 +361,7 @@ class ShakeUpScreen(Screen):
                 return
             c = self.cur
             if c < 4:
-                gfx.caret(fb, _DIE_X[c], 32, gfx.DIE_L)
+                gfx.caret(fb, 12 + 29 * c, 32, gfx.DIE_L)
             for b in range(2):  # the SHAKE and STOP buttons
                 x = 12 + 62 * b
                 s = "STOP" if b else "SHAKE"
@@ -400,7 +399,7 @@ class ShakeUpScreen(Screen):
             y = 44
         elif v == RESULT:
             for i in range(4):
-                gfx.die(fb, _DIE_X[i], 0, g.dice[i], gfx.DIE_L)
+                gfx.die(fb, 12 + 29 * i, 0, g.dice[i], gfx.DIE_L)
             gfx.banner(fb, self.banner, 20)
             y = 34
         else:
@@ -414,7 +413,7 @@ class ShakeUpScreen(Screen):
                 gfx.center(fb, INITIALS[s:s + 1], 1, 0 if s == me else 1, gfx.SMALL, 1, x, cw)
             # The pyramid's side: one step per level, narrower going up.
             for lv in range(4):
-                y = _ROW_Y[lv]
+                y = 38 - 10 * lv
                 fb.fill_rect(lv, y, 13 - 2 * lv, 9, 1)
                 gfx.text(fb, "123S"[lv:lv + 1], 5, y + 2, 0)
                 if lv < 3:
@@ -423,7 +422,7 @@ class ShakeUpScreen(Screen):
             for s in range(n):
                 x = _COL_X + s * cw
                 for lv in range(4):
-                    y = _ROW_Y[lv] + 2
+                    y = 40 - 10 * lv
                     for j in range(g.count(s, lv + 1)):
                         gfx.pawn(fb, x + 3 + j * 4, y)
             # Cursor: the cell of the chosen level / target.
@@ -431,9 +430,9 @@ class ShakeUpScreen(Screen):
                 d = self.choices[self.cur]
                 a = d & 0xFF
                 if d & 0xF00 == su.UP:
-                    gfx.box(fb, _COL_X + me * cw, _ROW_Y[a - 1] - 1, cw, 11)
+                    gfx.box(fb, _COL_X + me * cw, 47 - 10 * a, cw, 11)
                 elif d & 0xF00 == su.PEN:
-                    gfx.box(fb, _COL_X + (a >> 2) * cw, _ROW_Y[(a & 3) - 1] - 1, cw, 11)
+                    gfx.box(fb, _COL_X + (a >> 2) * cw, 47 - 10 * (a & 3), cw, 11)
             y = 50
         lines = self.lines
         last = len(lines) - 1
