@@ -1,5 +1,6 @@
 # portable: runs under MicroPython too
 """core.dice: rejection sampling, the seeded generator, the Common Die."""
+from checks import raises as _raises
 from core.dice import COMMON_FACES, TWOX, WILD, Dice, Seeded
 
 
@@ -19,14 +20,6 @@ class Script:
                 out[i] = self.data[self.pos]
             self.pos += 1
         return bytes(out)
-
-
-def _raises(fn, *args):
-    try:
-        fn(*args)
-    except ValueError:
-        return True
-    return False
 
 
 def test_rejects_bytes_252_to_255():

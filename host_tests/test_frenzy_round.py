@@ -3,19 +3,12 @@
 Relay truncation, 2X, the 400 entry, tie rounds, solo, WILD, illegal decisions,
 serialization, and Relay == Lockstep over seeded random games."""
 
+from checks import raises as _raises
 from core import frenzy as F
 from core.frenzy import Game, RELAY, LOCKSTEP, COMMON_BIT
 from core.dice import Dice, Seeded, TWOX, WILD
 
 BOTH = (RELAY, LOCKSTEP)
-
-
-def _raises(fn, *args):
-    try:
-        fn(*args)
-    except ValueError:
-        return True
-    return False
 
 
 class Script:

@@ -6,18 +6,11 @@ written from the rules text alone (its own scorer, the resolution as worded, the
 roller rotation and the game end) and plays whole games beside the engine.
 """
 
+from checks import raises as _raises
 from core import shakeup as S
 from core import frenzy as F
 from core.frenzy import Game, RELAY, LOCKSTEP, COMMON_BIT
 from core.dice import Dice, Seeded, TWOX, WILD
-
-
-def _raises(fn, *args):
-    try:
-        fn(*args)
-    except ValueError:
-        return True
-    return False
 
 
 # ============================================================================

@@ -1,17 +1,10 @@
 # portable: runs under MicroPython too
 """core.shakeup: classification, the 2-Pawn Rule, turn flow, serialization, full games."""
+from checks import raises as _raises
 from core import shakeup as S
 from core.dice import Dice, Seeded
 
 ROLL, STOP, UP, PEN, SKIP, AGAIN = S.ROLL, S.STOP, S.UP, S.PEN, S.SKIP, S.AGAIN
-
-
-def _raises(fn, *args):
-    try:
-        fn(*args)
-    except ValueError:
-        return True
-    return False
 
 
 # ---- classify ------------------------------------------------------------------
