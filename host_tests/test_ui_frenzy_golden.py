@@ -12,43 +12,21 @@ GREEN's fill. Then the pilot of test_ui_frenzy plays on to the winner.
 """
 import ui_rig
 from core import frenzy as fz
-from core.dice import Dice, Seeded
+from core.dice import Dice
 from test_ui_frenzy import Pilot, start_game
 from test_ui_golden import compare
 from ui import frenzy_screen as fs
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
-
-
-def _faces(*values):
-    # Dice.d6() turns an accepted byte b into b % 6 + 1.
-    return bytes(v - 1 for v in values)
+_faces = ui_rig.faces
+Script = ui_rig.Script  # SCRIPT first, then seeded bytes
 
 
 _COMMON_WILD = bytes((5,))   # COMMON_FACES[5] == WILD
 _COMMON_2X = bytes((4,))     # COMMON_FACES[4] == TWOX
 SCRIPT = (_COMMON_WILD + _faces(2, 2, 3, 4, 6) + _faces(2, 3, 4) + _faces(1, 1, 1, 5, 5)
           + _COMMON_2X + _faces(1, 1, 1, 1, 1) + _faces(5, 2, 3, 4, 6))
-
-
-class Script:
-    """A byte source that gives SCRIPT first, then seeded bytes."""
-
-    def __init__(self, data, seed):
-        self.data = data
-        self.i = 0
-        self.more = Seeded(seed)
-
-    def __call__(self, n):
-        out = bytearray(n)
-        for k in range(n):
-            if self.i < len(self.data):
-                out[k] = self.data[self.i]
-                self.i += 1
-            else:
-                out[k] = self.more(1)[0]
-        return bytes(out)
 
 
 def _roll(r):

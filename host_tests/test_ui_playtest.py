@@ -8,7 +8,6 @@ what really happened.
 import framebuf
 
 import ui_rig
-from core.dice import Dice, Seeded
 from test_ui_frenzy import start_game
 from ui import frenzy_screen as fs
 from ui import gfx
@@ -16,36 +15,8 @@ from ui import gfx
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
 PREV = ui_rig.PREV
-
-
-def _faces(*values):
-    # Dice.d6() turns an accepted byte b into b % 6 + 1.
-    return bytes(v - 1 for v in values)
-
-
-class Script:
-    """A byte source that gives `data` first, then seeded bytes."""
-
-    def __init__(self, data, seed=7):
-        self.data = data
-        self.i = 0
-        self.more = Seeded(seed)
-
-    def __call__(self, n):
-        out = bytearray(n)
-        for k in range(n):
-            if self.i < len(self.data):
-                out[k] = self.data[self.i]
-                self.i += 1
-            else:
-                out[k] = self.more(1)[0]
-        return bytes(out)
-
-
-def _rig(name, data):
-    r = ui_rig.Rig(name)
-    r.app.dice = Dice(Script(data))  # before a game starts: the game takes it
-    return r
+_faces = ui_rig.faces
+_rig = ui_rig.scripted
 
 
 def _lit(frame, x, y):

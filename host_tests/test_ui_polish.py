@@ -16,6 +16,8 @@ OK = ui_rig.OK
 NEXT = ui_rig.NEXT
 PREV = ui_rig.PREV
 BACK = ui_rig.BACK
+_faces = ui_rig.faces
+_scripted = ui_rig.scripted
 
 
 def _lit(frame, x, y):
@@ -116,19 +118,6 @@ def test_new_game_without_a_save_does_not_ask():
 
 
 # ---- 2. a Farkle with nothing to lose says FARKLE, not "LOST 0" -----------------------
-
-def _faces(*values):
-    # Dice.d6() turns an accepted byte b into b % 6 + 1.
-    return bytes(v - 1 for v in values)
-
-
-def _scripted(name, data):
-    from core.dice import Dice
-    from test_ui_playtest import Script
-    r = ui_rig.Rig(name)
-    r.app.dice = Dice(Script(data))  # before a game starts: the game takes it
-    return r
-
 
 def test_farkle_on_the_first_roll_does_not_say_lost_0():
     from ui import frenzy_screen as fs

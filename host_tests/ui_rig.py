@@ -191,6 +191,40 @@ class Rig:
         return self.app.screen.NAME
 
 
+def faces(*values):
+    """The source bytes that make Dice.d6() roll these values (it turns an accepted
+    byte b into b % 6 + 1)."""
+    return bytes(v - 1 for v in values)
+
+
+class Script:
+    """A byte source for Dice that gives `data` first, then seeded bytes."""
+
+    def __init__(self, data, seed=7):
+        from core.dice import Seeded
+        self.data = data
+        self.i = 0
+        self.more = Seeded(seed)
+
+    def __call__(self, n):
+        out = bytearray(n)
+        for k in range(n):
+            if self.i < len(self.data):
+                out[k] = self.data[self.i]
+                self.i += 1
+            else:
+                out[k] = self.more(1)[0]
+        return bytes(out)
+
+
+def scripted(name, data, seed=7):
+    """A Rig whose dice roll from `data` first (see faces()), then seeded bytes."""
+    from core.dice import Dice
+    r = Rig(name)
+    r.app.dice = Dice(Script(data, seed))  # before a game starts: the game takes it
+    return r
+
+
 class _Board:
     pass
 
