@@ -11,6 +11,7 @@ Common Die: 2X) GREEN fills with five 1s and stops; RED takes a 5 and is stopped
 GREEN's fill. Then the pilot of test_ui_frenzy plays on to the winner.
 """
 import ui_rig
+from ui_rig import Script, faces as _faces
 from core import frenzy as fz
 from core.dice import Dice
 from test_ui_frenzy import Pilot, start_game
@@ -19,8 +20,6 @@ from ui import frenzy_screen as fs
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
-_faces = ui_rig.faces
-Script = ui_rig.Script  # SCRIPT first, then seeded bytes
 
 
 _COMMON_WILD = bytes((5,))   # COMMON_FACES[5] == WILD

@@ -8,6 +8,7 @@ what really happened.
 import framebuf
 
 import ui_rig
+from ui_rig import faces as _faces, scripted as _rig
 from test_ui_frenzy import start_game
 from ui import frenzy_screen as fs
 from ui import gfx
@@ -15,8 +16,6 @@ from ui import gfx
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
 PREV = ui_rig.PREV
-_faces = ui_rig.faces
-_rig = ui_rig.scripted
 
 
 def _lit(frame, x, y):

@@ -9,6 +9,7 @@ screen's state and the pixels it shows.
 import framebuf
 
 import ui_rig
+from ui_rig import faces as _faces, scripted as _scripted
 from test_ui_frenzy import start_game
 from ui import gfx
 
@@ -16,8 +17,6 @@ OK = ui_rig.OK
 NEXT = ui_rig.NEXT
 PREV = ui_rig.PREV
 BACK = ui_rig.BACK
-_faces = ui_rig.faces
-_scripted = ui_rig.scripted
 
 
 def _lit(frame, x, y):
