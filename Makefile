@@ -15,7 +15,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 .PHONY: emuboard help venv sim test test-fast bench build deploy image flash repl check screenshots clean
 
 help:
-	@echo "make sim [HEAP=64k] [PY=cpython] [WINDOW=1] [BOARD=sim]  play on this computer"
+	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...]   put it on a board"
@@ -29,7 +29,7 @@ $(STAMP): tools/requirements.txt
 	touch $@
 
 sim: $(STAMP)
-	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))
+	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))
 
 test: $(STAMP)
 	$(VPY) tools/check_board.py
