@@ -4,39 +4,10 @@
 The app runs on the stand-in devices (the simulated board's models are host code and
 allocate), so what is measured is the app, the screens and the drawing. Under CPython
 (no gc.mem_alloc) only the scenario runs."""
-import gc
-
 import ui_rig
 from ui import shakeup_screen as ss
 
 FRAMES = 60
-
-
-def _measure(r, frames, feed=None):
-    """Bytes allocated over `frames` frames; feed(i) may put events into the queue."""
-    if not hasattr(gc, "mem_alloc"):
-        for i in range(frames):
-            if feed is not None:
-                feed(i)
-            r.t += ui_rig.FRAME
-            r.app.step(r.t)
-        return 0
-    app = r.app
-    t = r.t
-    gc.collect()
-    gc.disable()
-    try:
-        before = gc.mem_alloc()
-        for i in range(frames):
-            if feed is not None:
-                feed(i)
-            t += 33
-            app.step(t)
-        used = gc.mem_alloc() - before
-    finally:
-        gc.enable()
-    r.t = t
-    return used
 
 
 def _rig():
@@ -49,7 +20,7 @@ def _rig():
 def test_idle_menu_allocates_nothing():
     r = _rig()
     r.step(3)
-    used = _measure(r, FRAMES)
+    used = ui_rig.alloc_over(r, FRAMES)
     assert used == 0, "idle menu: %d bytes in %d frames" % (used, FRAMES)
 
 
@@ -61,8 +32,8 @@ def test_menu_cursor_allocates_nothing():
         if i % 3 == 0:
             q.put(0x11)  # PRESS NEXT: cursor moves, the menu redraws
     r.step(3)
-    _measure(r, 12, feed)  # every item drawn once (first draws may intern text)
-    used = _measure(r, FRAMES, feed)
+    ui_rig.alloc_over(r, 12, feed)  # every item drawn once (first draws may intern text)
+    used = ui_rig.alloc_over(r, FRAMES, feed)
     assert used == 0, "menu cursor: %d bytes in %d frames" % (used, FRAMES)
 
 
@@ -90,7 +61,7 @@ def test_tumbling_dice_allocate_nothing():
     r.dev.queue.put(0x50)  # SHAKE_START: the dice tumble and rattle until SHAKE_END
     r.step(2)
     assert r.app.tumbling
-    used = _measure(r, FRAMES)
+    used = ui_rig.alloc_over(r, FRAMES)
     assert r.app.tumbling and s.view == ss.BOARD
     assert used == 0, "tumbling: %d bytes in %d frames" % (used, FRAMES)
     r.dev.queue.put(0x60)
@@ -109,6 +80,6 @@ def test_dice_cursor_allocates_nothing():
     def feed(i):
         if i % 2 == 0:
             q.put(0x11)  # NEXT over dice, SHAKE and STOP
-    _measure(r, 12, feed)
-    used = _measure(r, FRAMES, feed)
+    ui_rig.alloc_over(r, 12, feed)
+    used = ui_rig.alloc_over(r, FRAMES, feed)
     assert used == 0, "dice cursor: %d bytes in %d frames" % (used, FRAMES)

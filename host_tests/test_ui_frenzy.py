@@ -210,17 +210,9 @@ class Pilot:
 
 
 def start_game(r, players, schedule):
-    r.wait(1500)
-    assert r.screen == "menu", r.screen
+    ui_rig.at_menu(r)
     r.app.settings[S_SCHEDULE] = schedule
-    m = r.app.screen
-    while m.items[m.cur] != "FARKLE FRENZY":
-        r.press(NEXT)
-    r.press(OK)
-    assert r.screen == "setup"
-    while r.app.screen.n != players:
-        r.press(NEXT)
-    r.press(OK)
+    ui_rig.setup_game(r, "FARKLE FRENZY", players)
     assert r.screen == "frenzy", r.screen
 
 

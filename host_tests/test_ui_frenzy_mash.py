@@ -11,8 +11,6 @@ Allocation: frames of the Frenzy screen in steady state (idle, cursor moving, di
 tumbling) allocate nothing (MicroPython's gc.mem_alloc; under CPython only the
 scenario runs).
 """
-import gc
-
 import ui_rig
 from core import frenzy as fz
 from core.dice import Seeded
@@ -172,33 +170,6 @@ def test_mash_frenzy_four_lockstep():
 FRAMES = 60
 
 
-def _measure(r, frames, feed=None):
-    """Bytes allocated over `frames` frames; feed(i) may put events into the queue."""
-    app = r.app
-    if not hasattr(gc, "mem_alloc"):
-        for i in range(frames):
-            if feed is not None:
-                feed(i)
-            r.t += ui_rig.FRAME
-            app.step(r.t)
-        return 0
-    t = r.t
-    gc.collect()
-    gc.disable()
-    try:
-        before = gc.mem_alloc()
-        for i in range(frames):
-            if feed is not None:
-                feed(i)
-            t += ui_rig.FRAME
-            app.step(t)
-        used = gc.mem_alloc() - before
-    finally:
-        gc.enable()
-    r.t = t
-    return used
-
-
 def _to_take(r):
     """A solo game up to a roll that scores (the view with the dice cursor)."""
     start_game(r, 1, fz.RELAY)
@@ -222,14 +193,14 @@ def test_frenzy_frames_allocate_nothing():
     s = _to_take(r)
     q = r.dev.queue
     r.step(3)
-    used = _measure(r, FRAMES)
+    used = ui_rig.alloc_over(r, FRAMES)
     assert used == 0, "idle dice view: %d bytes in %d frames" % (used, FRAMES)
 
     def feed(i):
         if i % 2 == 0:
             q.put(0x11)  # PRESS NEXT: the cursor walks over the dice, WILD and TAKE
-    _measure(r, 16, feed)  # every item drawn once first
-    used = _measure(r, FRAMES, feed)
+    ui_rig.alloc_over(r, 16, feed)  # every item drawn once first
+    used = ui_rig.alloc_over(r, FRAMES, feed)
     assert used == 0, "dice cursor: %d bytes in %d frames" % (used, FRAMES)
     assert s.view == fs.PLAY and s.game.phase == fz.PH_TAKE
 
@@ -243,7 +214,7 @@ def test_frenzy_tumble_allocates_nothing():
     r.dev.queue.put(0x50)  # SHAKE_START: the Common Die tumbles until SHAKE_END
     r.step(2)
     assert r.app.tumbling
-    used = _measure(r, FRAMES)
+    used = ui_rig.alloc_over(r, FRAMES)
     assert r.app.tumbling
     assert used == 0, "tumbling Common Die: %d bytes in %d frames" % (used, FRAMES)
     r.dev.queue.put(0x60)
@@ -252,7 +223,7 @@ def test_frenzy_tumble_allocates_nothing():
     r.wait(900)
     r.dev.queue.put(0x50)  # now the five dice
     r.step(2)
-    used = _measure(r, FRAMES)
+    used = ui_rig.alloc_over(r, FRAMES)
     assert used == 0, "tumbling dice: %d bytes in %d frames" % (used, FRAMES)
 
 

@@ -147,16 +147,8 @@ class Pilot:
 
 
 def start_game(r, players):
-    r.wait(1500)
-    assert r.screen == "menu", r.screen
-    m = r.app.screen
-    while m.items[m.cur] != "SHAKE UP":
-        r.press(NEXT)
-    r.press(OK)
-    assert r.screen == "setup"
-    while r.app.screen.n != players:
-        r.press(NEXT)
-    r.press(OK)
+    ui_rig.at_menu(r)
+    ui_rig.setup_game(r, "SHAKE UP", players)
     assert r.screen in ("shakeup", "pass")
 
 

@@ -191,6 +191,53 @@ class Rig:
         return self.app.screen.NAME
 
 
+def at_menu(r):
+    """Let the splash pass; the menu must be up."""
+    r.wait(1500)
+    assert r.screen == "menu", r.screen
+
+
+def setup_game(r, item, players):
+    """From the menu: choose `item` (a game), then `players` on its setup screen."""
+    m = r.app.screen
+    while m.items[m.cur] != item:
+        r.press(NEXT)
+    r.press(OK)
+    assert r.screen == "setup"
+    while r.app.screen.n != players:
+        r.press(NEXT)
+    r.press(OK)
+
+
+def alloc_over(r, frames, feed=None):
+    """Bytes allocated while the app runs `frames` frames (feed(i) may put events into
+    the queue first); 0 where gc.mem_alloc is missing (CPython: the scenario only)."""
+    import gc
+    app = r.app
+    if not hasattr(gc, "mem_alloc"):
+        for i in range(frames):
+            if feed is not None:
+                feed(i)
+            r.t += FRAME
+            app.step(r.t)
+        return 0
+    t = r.t
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        for i in range(frames):
+            if feed is not None:
+                feed(i)
+            t += FRAME
+            app.step(t)
+        used = gc.mem_alloc() - before
+    finally:
+        gc.enable()
+    r.t = t
+    return used
+
+
 def faces(*values):
     """The source bytes that make Dice.d6() roll these values (it turns an accepted
     byte b into b % 6 + 1)."""
