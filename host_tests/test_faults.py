@@ -185,6 +185,22 @@ class _Clock:
     def wait(self, ms):
         self.step(ms // 33 + 1)
 
+    def tap(self, name, bounce=0):
+        """Press and release a button on the simulated board, 3 frames each."""
+        sim = _sim()
+        sim.press(name, bounce)
+        self.step(3)
+        sim.release(name, bounce)
+        self.step(3)
+
+
+def _menu_after_boot(root, board=None, before=None):
+    """An App (see _app) and its clock, run past the splash (the menu is up)."""
+    app = _app(board if board is not None else _board(), root, before)
+    c = _Clock(app)
+    c.wait(1500)
+    return app, c
+
 
 def test_sensor_missing_at_boot_rolls_with_ok():
     root = ui_rig.tmpdir("nosensor")
@@ -217,27 +233,18 @@ def test_button_held_at_boot_does_nothing_until_released():
     c.wait(100)
     moved = app.screen.cur
     assert moved >= 2
-    _sim().press("OK")
-    c.step(3)
-    _sim().release("OK")
-    c.step(3)
+    c.tap("OK")
     assert app.screen.NAME != "menu"  # a fresh press acts
     ui_rig._rmtree(root)
 
 
 def test_burst_of_bounce_is_one_press():
     root = ui_rig.tmpdir("bounce")
-    app = _app(_board(), root)
-    c = _Clock(app)
-    c.wait(1500)
+    app, c = _menu_after_boot(root)
     m = app.screen
     assert m.NAME == "menu" and m.cur == 0
-    sim = _sim()
     for i in range(1, 4):
-        sim.press("NEXT", bounce=8)
-        c.step(3)
-        sim.release("NEXT", bounce=8)
-        c.step(3)
+        c.tap("NEXT", bounce=8)
         assert m.cur == i, (i, m.cur)
     ui_rig._rmtree(root)
 
@@ -267,9 +274,7 @@ def test_stuck_vibration_switch_never_rolls():
 
 def test_press_that_wakes_the_dark_display_only_wakes_it():
     root = ui_rig.tmpdir("wake")
-    app = _app(_board(), root)
-    c = _Clock(app)
-    c.wait(1500)
+    app, c = _menu_after_boot(root)
     m = app.screen
     assert m.NAME == "menu" and m.cur == 0
     sim = _sim()
@@ -278,26 +283,18 @@ def test_press_that_wakes_the_dark_display_only_wakes_it():
     assert sim.oled.contrast < app.settings[store.S_CONTRAST]
     c.wait(90000)
     assert app.level == 2 and not sim.oled.on        # display off (light sleep)
-    sim.press("NEXT")
-    c.step(3)
-    sim.release("NEXT")
-    c.step(3)
+    c.tap("NEXT")
     assert sim.oled.on and app.level == 0
     assert sim.oled.contrast == app.settings[store.S_CONTRAST]
     assert m.cur == 0                                # the wake press did nothing else
-    sim.press("NEXT")
-    c.step(3)
-    sim.release("NEXT")
-    c.step(3)
+    c.tap("NEXT")
     assert m.cur == 1
     ui_rig._rmtree(root)
 
 
 def test_holding_the_wake_button_does_not_repeat():
     root = ui_rig.tmpdir("wakehold")
-    app = _app(_board(), root)
-    c = _Clock(app)
-    c.wait(1500)
+    app, c = _menu_after_boot(root)
     m = app.screen
     c.wait(125000)
     assert app.level == 2
@@ -462,9 +459,7 @@ def test_battery_pin_in_the_profile_gives_level_and_low_warning():
 def test_app_warns_once_when_the_battery_runs_low():
     root = ui_rig.tmpdir("battlow")
     board = _board(BATTERY={"pin": 35, "divider_x100": 200})
-    app = _app(board, root, lambda sim: sim.adc_uv.__setitem__(35, 1950000))
-    c = _Clock(app)
-    c.wait(1500)
+    app, c = _menu_after_boot(root, board, lambda sim: sim.adc_uv.__setitem__(35, 1950000))
     assert app.notice is None
     _sim().adc_uv[35] = 1770000
     seen = 0
@@ -475,13 +470,6 @@ def test_app_warns_once_when_the_battery_runs_low():
     assert 1 <= seen <= 3                  # one notice (~2.5 s), not a nag
     assert app.battery.low
     ui_rig._rmtree(root)
-
-
-def _menu_after_boot(root):
-    app = _app(_board(), root)
-    c = _Clock(app)
-    c.wait(1500)
-    return app, c
 
 
 def test_damaged_save_at_boot_gives_message_and_clean_menu():
@@ -507,10 +495,7 @@ def test_save_the_core_cannot_restore_goes_to_bad_and_menu():
     m = app.screen
     assert m.items[0] == "CONTINUE"         # its checksum is fine...
     m.cur = 0
-    _sim().press("OK")
-    c.step(3)
-    _sim().release("OK")
-    c.step(3)
+    c.tap("OK")
     assert app.screen.NAME == "menu"        # ...but the core refuses it
     assert "CONTINUE" not in app.screen.items
     assert app.notice == "Saved game was damaged"
