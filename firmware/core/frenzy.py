@@ -159,16 +159,22 @@ def resolve(recs, mask, roller, st, end, by):
         k += 1
 
 
-def _why(g, d, values):
-    # A rejected decision: core.frenzy_why words the reason, loaded only then.
+def _aside(name, *args):
+    """core.<name>.run(*args), imported for this one call and dropped right after
+    (from sys.modules and the package), so a game never holds that code: the wording
+    of a rejected decision (core.frenzy_why), loading a save (core.frenzy_load)."""
     import sys
-    from core import frenzy_why
-    why = frenzy_why.reject(g, d, values)
-    sys.modules.pop("core.frenzy_why", None)
-    pkg = sys.modules.get("core")
-    if pkg is not None and hasattr(pkg, "frenzy_why"):
-        delattr(pkg, "frenzy_why")
-    return ValueError(why)
+    try:
+        return getattr(__import__("core." + name), name).run(*args)
+    finally:
+        sys.modules.pop("core." + name, None)
+        pkg = sys.modules.get("core")
+        if pkg is not None and hasattr(pkg, name):
+            delattr(pkg, name)
+
+
+def _why(g, d, values):
+    return ValueError(_aside("frenzy_why", g, d, values))
 
 
 class Game:
@@ -526,9 +532,9 @@ class Game:
     @classmethod
     def from_bytes(cls, b, dice=None):
         """The game saved by to_bytes; ValueError when b is malformed."""
-        # Loading and its checks live apart: a new game never pays their memory.
-        from core.frenzy_load import load
-        return load(cls, b, dice)
+        # Loading and its checks live apart: a new game never holds their memory,
+        # and a restored one lets it go at once.
+        return _aside("frenzy_load", cls, b, dice)
 
 
 # Scratch for a trial resolution (no allocation per take).

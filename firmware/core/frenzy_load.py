@@ -37,7 +37,7 @@ def _get32(b, j):
     return b[j] << 24 | b[j + 1] << 16 | b[j + 2] << 8 | b[j + 3]
 
 
-def load(cls, b, dice=None):
+def run(cls, b, dice=None):
     """Game.from_bytes: rebuild a game from to_bytes() output, checking it."""
     if not isinstance(b, (bytes, bytearray)):
         raise ValueError("saved Farkle Frenzy state must be bytes")

@@ -35,7 +35,7 @@ def _values(g, values, n):
     return "the roll is not legal now"
 
 
-def reject(g, d, values):
+def run(g, d, values):
     """Why decision d (with values) is not legal now in the Frenzy game g."""
     if not isinstance(d, int) or d < 0 or d > 0xFFF:
         return "a decision is a small int, got %r" % (d,)
