@@ -32,6 +32,14 @@ def _run(sensor, trace, sens=3, period=_PERIOD):
     return out
 
 
+def _polls(sh, t, n):
+    """Polls the shaker n times, 20 ms apart from t; the time after the last."""
+    for _ in range(n):
+        sh.poll(t)
+        t += 20
+    return t
+
+
 def test_mpu6050_is_woken_and_scaled():
     for rng in (4, 8):
         s = _accel(rng=rng)
@@ -139,14 +147,10 @@ def test_sim_shake_switch_on_and_off():
     sh = Shaker(s, q)
     t = 0
     SIM.shake(True)
-    for _ in range(40):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 40)
     assert events(q) == [SHAKE_START] and sh.shaking
     SIM.shake(False)
-    for _ in range(40):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 40)
     assert events(q) == [SHAKE_END] and not sh.shaking
 
 
@@ -176,9 +180,7 @@ def test_cooldown_after_a_roll():
         sh.poll(t)
         t += 20
     assert events(q) == []             # still shaking, but ignored during the cooldown
-    for _ in range(20):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 20)
     assert events(q) == [SHAKE_START]  # and counted again afterwards
     SIM.shake(False)
 
@@ -194,19 +196,13 @@ def test_sensor_lost_then_back():
         t += 20
     events(q)
     SIM.fail(0x68, True, 110)
-    for _ in range(3):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 3)
     assert sh.failed and events(q) == [SHAKE_END]
-    for _ in range(200):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 200)
     assert sh.failed and events(q) == []
     SIM.fail(0x68, False)
     SIM.accel.reset()                   # it lost power: asleep again
-    for _ in range(120):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 120)
     assert not sh.failed and not SIM.accel.asleep
     assert events(q) == [SHAKE_START]   # still being shaken
     SIM.shake(False)
@@ -226,20 +222,14 @@ def test_switch_counts_edges_and_never_trusts_its_level():
     t = 0
     # Stuck closed (or open) for seconds: no shake.
     pin.drive(0)
-    for _ in range(200):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 200)
     pin.drive(None)
-    for _ in range(100):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 100)
     assert events(q) == []
     # One slow tilt: a burst of contact bounce in one sample.
     for i in range(9):
         pin.drive(0 if i % 2 == 0 else None)
-    for _ in range(50):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 50)
     assert events(q) == []
     # Shaken: the contact closes and opens ~6 times a second, bouncing each time.
     lvl = 0
@@ -250,9 +240,7 @@ def test_switch_counts_edges_and_never_trusts_its_level():
                 lvl ^= 1
         sh.poll(t)
         t += 20
-    for _ in range(60):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 60)
     assert events(q) == [SHAKE_START, SHAKE_END]
 
 
@@ -262,13 +250,9 @@ def test_switch_chatter_from_sim_shake():
     sh = Shaker(s, q)
     SIM.shake(True)
     t = 0
-    for _ in range(50):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 50)
     SIM.shake(False)
-    for _ in range(50):
-        sh.poll(t)
-        t += 20
+    t = _polls(sh, t, 50)
     assert events(q) == [SHAKE_START, SHAKE_END]
 
 
