@@ -586,7 +586,8 @@ def boot(root, lib, fs):
     if MP:
         gc.enable()
     kept = live() - base
-    splash = getattr(sys.modules["ui.screens"].Splash, "MS", 0)
+    menu = sys.modules.get("ui.menu") or sys.modules["ui.screens"]  # Splash: ui.menu now
+    splash = getattr(getattr(menu, "Splash", None), "MS", 0)
     out("boot", t_app, t_first, t_menu, a_first, a_menu, kept, frames_n, splash)
     out("ok", 1)
 
