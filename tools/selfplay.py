@@ -131,25 +131,6 @@ def dumps(obj):
     return json.dumps(obj)
 
 
-class _Pick:
-    """Uniform index in range(n), by rejection sampling on a Seeded byte source."""
-
-    def __init__(self, seed):
-        from core.dice import Seeded
-        self._src = Seeded(seed)
-
-    def __call__(self, n):
-        if n <= 1:
-            return 0
-        if n > 256:
-            raise ValueError("too many choices")
-        lim = 256 - 256 % n
-        while True:
-            b = self._src(1)[0]
-            if b < lim:
-                return b % n
-
-
 def play_shakeup(opts):
     from core import shakeup as S
     from core.dice import Dice, Seeded
@@ -166,7 +147,8 @@ def play_shakeup(opts):
     if players < 2 or players > 4:
         raise ValueError("Shake Up needs 2-4 players")
     dice = Dice(Seeded(seed))
-    pick = _Pick(seed * 7919 + 17)
+    from seeded_pick import Pick
+    pick = Pick(seed * 7919 + 17)
 
     wins = [0] * players
     by_shake = [[0, 0, 0, 0] for _ in range(4)]  # [shake_no][class]

@@ -21,25 +21,10 @@ Report: games, rounds_per_game (mean), farkle_rate per number of dice rolled
 from core import frenzy as F
 from core.dice import Dice, Seeded, TWOX, WILD
 from core.frenzy_score import _selections, _table
+from seeded_pick import Pick as _Pick
 
 _FACE_KEYS = {1: "1", 5: "5", TWOX: "2X", WILD: "WILD"}
 _POP = bytes(bin(m).count("1") for m in range(32))
-
-
-class _Pick:
-    """Uniform choice among n by rejection sampling on a seeded byte source."""
-
-    def __init__(self, seed):
-        self._src = Seeded(seed)
-
-    def __call__(self, n):
-        if n <= 1:
-            return 0
-        lim = 256 - 256 % n if n <= 256 else 0
-        while True:
-            b = self._src(1)[0]
-            if b < lim:
-                return b % n
 
 
 def best_selection(rolled, n, common, t):
