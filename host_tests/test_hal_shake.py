@@ -40,6 +40,14 @@ def _polls(sh, t, n):
     return t
 
 
+def _until_shaking(sh, t):
+    """Polls the shaker 20 ms apart from t until it reports a shake; the time after."""
+    while not sh.shaking:
+        sh.poll(t)
+        t += 20
+    return t
+
+
 def test_mpu6050_is_woken_and_scaled():
     for rng in (4, 8):
         s = _accel(rng=rng)
@@ -168,10 +176,7 @@ def test_cooldown_after_a_roll():
     q = Queue()
     sh = Shaker(s, q, cooldown_ms=800)
     SIM.shake(True)
-    t = 0
-    while not sh.shaking:
-        sh.poll(t)
-        t += 20
+    t = _until_shaking(sh, 0)
     events(q)
     sh.cooldown(t)                      # the app rolled (e.g. OK pressed mid-shake)
     assert events(q) == [SHAKE_END] and not sh.shaking
@@ -190,10 +195,7 @@ def test_sensor_lost_then_back():
     q = Queue()
     sh = Shaker(s, q)
     SIM.shake(True)
-    t = 0
-    while not sh.shaking:
-        sh.poll(t)
-        t += 20
+    t = _until_shaking(sh, 0)
     events(q)
     SIM.fail(0x68, True, 110)
     t = _polls(sh, t, 3)
