@@ -9,7 +9,6 @@ Games end on the winner view with the totals the core computed.
 """
 import ui_rig
 from core import frenzy as fz
-from core.dice import Seeded
 from ui import frenzy_screen as fs
 
 OK = ui_rig.OK
@@ -18,22 +17,13 @@ PREV = ui_rig.PREV
 S_SCHEDULE = 2
 
 
-class Pilot:
+class Pilot(ui_rig.Player):
     def __init__(self, rig, seed):
-        self.r = rig
-        self.rnd = Seeded(seed)
-        self.shadow = None
-        self.decisions = 0
+        super().__init__(rig, seed)
         self.passes = 0
         self.seen = {}   # view or phase name -> times seen (coverage of the run)
         self.warned = 0
         self.best = 0    # best counted round score (the stats keep it)
-
-    def pick(self, n):
-        return self.rnd(1)[0] % n
-
-    def scr(self):
-        return self.r.app.screen
 
     def saw(self, what):
         self.seen[what] = self.seen.get(what, 0) + 1

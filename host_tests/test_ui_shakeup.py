@@ -8,26 +8,16 @@ so every choice the screen offered was legal and mapped to the intended decision
 """
 import ui_rig
 from core import shakeup as su
-from core.dice import Seeded
 from ui import shakeup_screen as ss
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
 
 
-class Pilot:
+class Pilot(ui_rig.Player):
     def __init__(self, rig, seed):
-        self.r = rig
-        self.rnd = Seeded(seed)
-        self.shadow = None
-        self.decisions = 0
+        super().__init__(rig, seed)
         self.hook = None  # hook(label) -> True stops play() (golden-frame captures)
-
-    def pick(self, n):
-        return self.rnd(1)[0] % n
-
-    def scr(self):
-        return self.r.app.screen
 
     def to_cursor(self, want, attr="cur"):
         for _ in range(12):

@@ -191,6 +191,24 @@ class Rig:
         return self.app.screen.NAME
 
 
+class Player:
+    """What the UI tests' pilots share: the rig, seeded choices, a shadow core game
+    (set by the pilot) and the count of decisions made."""
+
+    def __init__(self, rig, seed):
+        from core.dice import Seeded
+        self.r = rig
+        self.rnd = Seeded(seed)
+        self.shadow = None
+        self.decisions = 0
+
+    def pick(self, n):
+        return self.rnd(1)[0] % n
+
+    def scr(self):
+        return self.r.app.screen
+
+
 def at_menu(r):
     """Let the splash pass; the menu must be up."""
     r.wait(1500)
