@@ -317,7 +317,9 @@ class App:
             scr.draw(fb)
             if self.notice is not None:
                 self._draw_notice(fb)
-            self._show()
+            # Display.show() never raises: a panel that stopped answering sets ok=False
+            # and power.drive_display() brings it back.
+            self.display.show()
         bz = self.buzzer
         if bz is not None:
             bz.tick(now_ms)
@@ -337,11 +339,6 @@ class App:
         gfx.center(fb, self.notice, y + 2, 0)
         if self.notice2:
             gfx.center(fb, self.notice2, y + 9, 0)
-
-    def _show(self):
-        # Display.show() never raises: a panel that stopped answering sets ok=False
-        # and power.drive_display() brings it back.
-        self.display.show()
 
     def run(self):
         wdt = None
@@ -373,16 +370,6 @@ class App:
                 t = ticks_ms()
 
     def _deep_sleep(self):
-        pm = _power
-        if pm is None:
-            return
-        pins = []
-        b = getattr(self.board, "BUTTONS", None) or {}
-        for name in ("OK", "PREV", "NEXT", "BACK"):
-            v = b.get(name)
-            pins.append(v[0] if v else None)
-        try:
-            self.display.sleep(True)
-        except OSError:
-            pass
-        pm.deep_sleep(pm.wake_pin(pins, getattr(self.board, "CHIP", "esp32")))
+        # Once per sleep: the code is in power_sleep (power.sleep_app), loaded then.
+        if _power is not None:
+            _power.sleep_app(self)

@@ -133,7 +133,7 @@ def __getattr__(name):
     if name in ("Battery", "mv_to_percent", "adc_to_mv"):
         import power_battery
         return getattr(power_battery, name)
-    if name in ("wake_pin", "deep_sleep"):
+    if name in ("wake_pin", "deep_sleep", "sleep_app"):
         import power_sleep
         return getattr(power_sleep, name)
     raise AttributeError(name)
