@@ -34,12 +34,8 @@ def _roll(r):
 
 
 def _to(r, item):
-    s = r.app.screen
-    for _ in range(8):
-        if s.items[s.cur] == item:
-            return
-        r.press(NEXT)
-    raise AssertionError("no item %d" % item)
+    if not ui_rig.to_item(r, item):
+        raise AssertionError("no item %d" % item)
 
 
 def _select(r, dice, common=False):

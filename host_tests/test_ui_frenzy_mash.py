@@ -59,11 +59,7 @@ def _continue(r):
 
 
 def _press_to(r, item):
-    s = r.app.screen
-    for _ in range(8):
-        if s.items[s.cur] == item:
-            return
-        r.press(NEXT)
+    ui_rig.to_item(r, item)
 
 
 def steer_take(r, pick):

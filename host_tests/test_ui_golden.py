@@ -40,11 +40,7 @@ def compare(name, frame):
 
 
 def _menu_to(r, item):
-    m = r.app.screen
-    for _ in range(8):
-        if m.items[m.cur] == item:
-            break
-        r.press(NEXT)
+    ui_rig.to_item(r, item)
     r.press(OK)
 
 

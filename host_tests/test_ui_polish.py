@@ -48,11 +48,7 @@ def _label_intact(frame, s, x, y, f=gfx.MEDIUM):
 
 def _pick(r, item):
     m = r.app.screen
-    for _ in range(8):
-        if m.items[m.cur] == item:
-            break
-        r.press(NEXT)
-    assert m.items[m.cur] == item, (m.items, m.cur)
+    assert ui_rig.to_item(r, item), (m.items, m.cur)
     r.press(OK)
 
 

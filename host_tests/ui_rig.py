@@ -209,6 +209,17 @@ class Player:
         return self.r.app.screen
 
 
+def to_item(r, item):
+    """Press NEXT (8 times at most) until the screen's cursor is on `item`; whether
+    it is there now."""
+    s = r.app.screen
+    for _ in range(8):
+        if s.items[s.cur] == item:
+            return True
+        r.press(NEXT)
+    return s.items[s.cur] == item
+
+
 def at_menu(r):
     """Let the splash pass; the menu must be up."""
     r.wait(1500)
