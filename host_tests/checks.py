@@ -8,3 +8,32 @@ def raises(fn, *args):
     except ValueError:
         return True
     return False
+
+
+def rmtree(path):
+    """Removes a folder and all in it; quietly, whatever is (not) there."""
+    import os
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for n in names:
+        p = path + "/" + n
+        try:
+            os.remove(p)
+        except OSError:
+            rmtree(p)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def tmpdir(name):
+    """A fresh folder of its own (several test runs may go on at once)."""
+    import os
+    tag = "".join("%02x" % b for b in os.urandom(4))
+    base = "/tmp/pocketdice_" + name + "_" + tag
+    rmtree(base)
+    os.mkdir(base)
+    return base

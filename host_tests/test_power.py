@@ -5,6 +5,7 @@ import os
 import guard
 import power
 import store
+from checks import tmpdir
 from power import AWAKE, DEEP, DIM, OFF, Power
 
 
@@ -189,14 +190,8 @@ def test_wake_pin_prefers_rtc_capable():
     assert power.wake_pin((5,), "host") == 5
 
 
-_n = [0]
-
-
 def _fresh():
-    _n[0] += 1
-    base = "/tmp/pd_guard_%d_%s" % (_n[0], "".join("%02x" % b for b in os.urandom(4)))
-    os.mkdir(base)
-    return base
+    return tmpdir("guard")
 
 
 def _rmtree(root):

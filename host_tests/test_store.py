@@ -3,17 +3,13 @@
 import os
 
 import store
+from checks import tmpdir
 from store import Store
-
-_n = [0]
 
 
 def _fresh():
     """An empty folder of its own for each test."""
-    _n[0] += 1
-    base = "/tmp/pd_store_%d_%s" % (_n[0], "".join("%02x" % b for b in os.urandom(4)))
-    os.mkdir(base)
-    return base
+    return tmpdir("store")
 
 
 def _files(root):

@@ -4,40 +4,14 @@ Uses the simulated board (tools/sim/machine.py + hal.devices + boards/sim.py) wh
 those exist; otherwise a minimal stand-in built from hal.events.Queue and a framebuf.
 Portable: runs under CPython (when framebuf is importable) and MicroPython.
 """
+from checks import rmtree as _rmtree, tmpdir  # noqa: F401  (the tests use ui_rig's)
+
 FRAME = 33
 PREV = 0
 NEXT = 1
 OK = 2
 BACK = 3
 NAMES = ("PREV", "NEXT", "OK", "BACK")
-
-
-def _rmtree(path):
-    import os
-    try:
-        names = os.listdir(path)
-    except OSError:
-        return
-    for n in names:
-        p = path + "/" + n
-        try:
-            os.remove(p)
-        except OSError:
-            _rmtree(p)
-    try:
-        os.rmdir(path)
-    except OSError:
-        pass
-
-
-def tmpdir(name):
-    """A fresh folder of its own (several test runs may go on at once)."""
-    import os
-    tag = "".join("%02x" % b for b in os.urandom(4))
-    base = "/tmp/pocketdice_ui_" + name + "_" + tag
-    _rmtree(base)
-    os.mkdir(base)
-    return base
 
 
 class FakeDisplay:
