@@ -116,12 +116,7 @@ def mash(players, schedule, seed, events):
             assert s2.game.to_bytes() == was and s2.view == view
             backs += 1
             continue
-        if what <= 2:
-            r.press(what, 1 + (b[1] & 1))
-        elif what == 4:
-            r.shake(100 + b[1] * 2)
-        else:
-            r.wait(b[1] * 8)
+        ui_rig.mash_input(r, what, b[1])  # _MIX has no BACK: it is handled above
         s = r.app.screen
         if s.NAME == "frenzy":
             g = s.game

@@ -33,12 +33,7 @@ def mash(rig, events, seed, avoid=()):
         if name in avoid or (name == "setup" and "frenzy" in avoid
                              and rig.app.screen.kind == 2):
             what = 3  # BACK out of screens this test leaves alone
-        if what <= 3:
-            rig.press(what, 1 + (r[1] & 1))
-        elif what == 4:
-            rig.shake(100 + r[1] * 2)
-        else:
-            rig.wait(r[1] * 8)
+        ui_rig.mash_input(rig, what, r[1])
         name = rig.screen
         screens[name] = screens.get(name, 0) + 1
         in_game += _check_game(rig.app)

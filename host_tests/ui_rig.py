@@ -194,6 +194,17 @@ def to_item(r, item):
     return s.items[s.cur] == item
 
 
+def mash_input(r, what, arg):
+    """One random input for the mash tests: a button (what 0-3) held 1-2 frames, a
+    shake (what 4) of 100-610 ms, or (5) a pause of up to 2 s; arg is a random byte."""
+    if what <= 3:
+        r.press(what, 1 + (arg & 1))
+    elif what == 4:
+        r.shake(100 + arg * 2)
+    else:
+        r.wait(arg * 8)
+
+
 def at_menu(r):
     """Let the splash pass; the menu must be up."""
     r.wait(1500)
