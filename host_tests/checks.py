@@ -10,6 +10,16 @@ def raises(fn, *args):
     return False
 
 
+def mix(*xs):
+    """A 32-bit hash of small ints (FNV-1a style): seeds keyed on (game, round, seat,
+    ...) so that games played in a different order get the same dice and choices."""
+    h = 0x811C9DC5
+    for x in xs:
+        h = ((h ^ (x & 0xFFFF)) * 0x01000193) & 0xFFFFFFFF
+        h ^= h >> 13
+    return h
+
+
 def rmtree(path):
     """Removes a folder and all in it; quietly, whatever is (not) there."""
     import os

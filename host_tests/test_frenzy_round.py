@@ -3,7 +3,7 @@
 Relay truncation, 2X, the 400 entry, tie rounds, solo, WILD, illegal decisions,
 serialization, and Relay == Lockstep over seeded random games."""
 
-from checks import raises as _raises
+from checks import mix as _mix, raises as _raises
 from core import frenzy as F
 from core.frenzy import Game, RELAY, LOCKSTEP, COMMON_BIT
 from core.dice import Dice, Seeded, TWOX, WILD
@@ -367,14 +367,6 @@ def test_from_bytes_rejects_malformed():
 
 
 # ---- Relay == Lockstep --------------------------------------------------------
-
-def _mix(*xs):
-    h = 0x811C9DC5
-    for x in xs:
-        h = ((h ^ (x & 0xFFFF)) * 0x01000193) & 0xFFFFFFFF
-        h ^= h >> 13
-    return h
-
 
 class Policy:
     """Deterministic decisions and dice keyed on (game seed, round, seat, step)."""

@@ -6,7 +6,7 @@ written from the rules text alone (its own scorer, the resolution as worded, the
 roller rotation and the game end) and plays whole games beside the engine.
 """
 
-from checks import raises as _raises
+from checks import mix as _mix, raises as _raises
 from core import shakeup as S
 from core import frenzy as F
 from core.frenzy import Game, RELAY, LOCKSTEP, COMMON_BIT
@@ -240,14 +240,6 @@ def _ref_score(vals, ones):
     for v in vals:
         c[v - 1] += 1
     return max(_ref_best(tuple(c), ones), 0)
-
-
-def _mix(*xs):
-    h = 0x811C9DC5
-    for x in xs:
-        h = ((h ^ (x & 0xFFFF)) * 0x01000193) & 0xFFFFFFFF
-        h ^= h >> 13
-    return h
 
 
 def _pop(m):
