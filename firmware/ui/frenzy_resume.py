@@ -25,7 +25,7 @@ def unpack(scr, b):
         return
     # scr.ov keeps its bytes at these same offsets.
     ov = scr.ov
-    ov[:] = b
+    ov[:_UI_LEN] = b
     scr.view = b[1]
     scr.cur = b[9]
     scr.mask = b[10] & 0x3F
@@ -37,13 +37,13 @@ def unpack(scr, b):
         ov[24] = 0  # the notice shown
     for i in range(_NMAX):
         ov[25 + i] &= 0x33  # stopped seat << 4 | filling seat
-        scr.n_run[i] = _get24(b, 28 + 3 * i)
     ov[39] = b[39] & 1  # 2X doubled
     scr.s_tie = b[39] >> 4
-    scr.best = _get24(b, 41)
     if scr.view == _WINNER and scr.game.phase != _OVER:
         scr.view = 0  # PLAY
     if scr.view == _NOTICE and not b[23]:
         scr.view = 0
     if scr.view == _WINNER:
-        scr.win_t0 = scr.app.now
+        t = scr.app.now  # the grace before OK leaves starts again
+        for i in range(4):
+            ov[47 - i] = t >> 8 * i & 0xFF

@@ -71,6 +71,9 @@ _NSF = const(25)     # per notice: stopped seat << 4 | filling seat (_NMAX bytes
 _SROUND = const(37)  # the summarised round (2 bytes)
 _SFLAGS = const(39)  # bit 0: 2X doubled this round (s_tie goes in the high nibble)
 _SIN = const(40)     # seats that played the summarised round
+_NRUN = const(28)    # per notice: the stopped seat's total (3 bytes each)
+_BEST = const(41)    # best counted round score so far, for the stats (3 bytes)
+_WIN_T0 = const(44)  # when the winner was shown (4 bytes; past the ui bytes)
 
 
 def wild_risk(n):
@@ -86,6 +89,21 @@ def wild_risk(n):
     if ways <= 0:
         return 0
     return (ways * 200 // 6 ** n + 1) // 2
+
+
+def _put(b, j, v, n):
+    # v as n big-endian bytes at b[j], clamped to what they hold.
+    top = (1 << 8 * n) - 1
+    v = 0 if v < 0 else top if v > top else v
+    for i in range(n):
+        b[j + n - 1 - i] = v >> 8 * i & 0xFF
+
+
+def _get(b, j, n):
+    v = 0
+    for i in range(n):
+        v = v << 8 | b[j + i]
+    return v
 
 
 def _rare(name):
@@ -118,16 +136,13 @@ class FrenzyScreen(screens.Screen):
         self.roll_on = False            # DECIDE: ROLL rolls at once for this player
         # The dice row as shown is a snapshot, so overlays keep the roll they are
         # about (the core keeps the dice past nrolled at 0).
-        ov = self.ov = bytearray(_UI_LEN)
+        ov = self.ov = bytearray(_UI_LEN + 4)
         ov[_DICE:_DICE + 5] = game.rolled
         ov[_ND] = game.nrolled
         # Overlay data.
         self.f_seat = 0
         self.f_lost = 0
-        self.n_run = [0] * _NMAX        # per notice: the stopped seat's total
         self.s_tie = 0                  # seats playing a tie round next
-        self.best = 0                   # best counted round score so far (stats)
-        self.win_t0 = 0
         # Text, formatted when the state changes (never while drawing).
         self.t_head = ""
         self.t_sheet = ""
@@ -197,7 +212,7 @@ class FrenzyScreen(screens.Screen):
         v = self.view
         app = self.app
         if v == WINNER:
-            if k == OK and app.elapsed(self.win_t0) >= _WIN_GRACE:
+            if k == OK and app.elapsed(_get(self.ov, _WIN_T0, 4)) >= _WIN_GRACE:
                 app.menu()
             return
         self.dirty = True
@@ -301,7 +316,7 @@ class FrenzyScreen(screens.Screen):
                 i = ov[_NN]
                 if (sch == fz.LOCKSTEP or nt[1] == actor) and i < _NMAX:
                     ov[_NSF + i] = nt[1] << 4 | nt[2]
-                    self.n_run[i] = nt[3]
+                    _put(ov, _NRUN + 3 * i, nt[3], 3)
                     if not i:
                         v = NOTICE
                     ov[_NN] = i + 1
@@ -318,8 +333,8 @@ class FrenzyScreen(screens.Screen):
                 self.s_tie = 0
                 ov[_SIN] = was_in
                 for s in range(g.players):
-                    if g.round_scores[s] > self.best:
-                        self.best = g.round_scores[s]
+                    if g.round_scores[s] > _get(ov, _BEST, 3):
+                        _put(ov, _BEST, g.round_scores[s], 3)
                 v = SUMMARY
             elif t == "tie":
                 self.s_tie = nt[1]
@@ -329,7 +344,7 @@ class FrenzyScreen(screens.Screen):
                 ov[_Q + ov[_NQ]] = v
                 ov[_NQ] += 1
         if g.phase == fz.OVER:
-            app.finish(KIND, g, self.best, g.totals[g.winner])
+            app.finish(KIND, g, _get(ov, _BEST, 3), g.totals[g.winner])
         if self.view == PLAY and ov[_NQ]:
             self._next_view()
 
@@ -349,7 +364,7 @@ class FrenzyScreen(screens.Screen):
             ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
             ov[_NQ] = n - 1
             if self.view == WINNER:
-                self.win_t0 = self.app.now
+                _put(ov, _WIN_T0, self.app.now, 4)
                 self.app.play(sounds.WIN)
             elif self.view == NOTICE:
                 self.app.play(sounds.SAFE)  # a riser filled
@@ -384,12 +399,17 @@ class FrenzyScreen(screens.Screen):
             ok_take[i] = 0
         for i in range(7):
             self.ok_wild[i] = 0
-        if v == PLAY and ph != fz.OVER:
+        if v == PLAY and ph == fz.PH_TAKE:
+            # TAKE|m is legal exactly when m scores: asking the points of each mask
+            # builds no list of selections (their garbage was the largest block
+            # allocated during play).
+            for m in range(1, 64):
+                if g.points(m):
+                    ok_take[m] = 1
+        elif v == PLAY and ph != fz.OVER:
             for d in g.legal():
                 kd = d & 0xF00
-                if kd == fz.TAKE:
-                    ok_take[d & 0x3F] = 1
-                elif kd == fz.DECLARE:
+                if kd == fz.DECLARE:
                     self.ok_wild[d & 7] = 1
                 elif kd == fz.STOP:
                     can_stop = True
@@ -504,7 +524,7 @@ class FrenzyScreen(screens.Screen):
     # ---- ui bytes for Continue (read back by ui.frenzy_resume) ------------------
 
     def _pack(self):
-        b = bytearray(self.ov)
+        b = self.ov[:_UI_LEN]
         b[0] = _UI_VERSION
         b[1] = self.view
         b[9] = self.cur
@@ -512,11 +532,5 @@ class FrenzyScreen(screens.Screen):
         b[11] = self.wildv
         b[19] = self.f_seat
         b[_SFLAGS] |= self.s_tie << 4
-        # 24-bit numbers, clamped.
-        r = self.n_run
-        for j, v in ((20, self.f_lost), (28, r[0]), (31, r[1]), (34, r[2]), (41, self.best)):
-            v = 0 if v < 0 else 0xFFFFFF if v > 0xFFFFFF else v
-            b[j] = v >> 16
-            b[j + 1] = v >> 8 & 0xFF
-            b[j + 2] = v & 0xFF
+        _put(b, 20, self.f_lost, 3)
         return b

@@ -23,7 +23,8 @@ def overlay(scr, g, v, seat):
             scr.t_b = "YOU STOP WITH"
         else:
             scr.t_b = "%s STOPS WITH" % COLOURS[s]
-        scr.t_c = str(scr.n_run[i])
+        j = 28 + 3 * i  # its total, 3 bytes
+        scr.t_c = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
     elif v == _WARN:
         scr.t_a = "BELOW 400: COUNTS 0."
         scr.t_b = "STOP ANYWAY?"
