@@ -112,6 +112,7 @@ class Driver:
             if scr.n == players:
                 break
             yield from self.tap("NEXT")
+        scr = None  # hold no screen across frames: it would count as the firmware's heap
         yield from self.tap("OK")
 
     def _settle(self):
@@ -157,6 +158,7 @@ class Driver:
             s = self.app.screen
             nm = s.NAME
             if nm == "win":
+                s = g = ss = su = None  # let the game's objects go before the menu
                 yield from self._finish()
                 return
             if nm == "pass":
@@ -233,6 +235,7 @@ class Driver:
             g = s.game
             v = s.view
             if v == fs.WINNER:
+                s = g = fs = fz = None  # let the game's objects go before the menu
                 yield from self._finish()
                 return
             if v == fs.WARN:
