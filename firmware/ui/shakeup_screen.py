@@ -362,24 +362,18 @@ class ShakeUpScreen(Screen):
             c = self.cur
             if c < 4:
                 gfx.caret(fb, 12 + 29 * c, 32, gfx.DIE_L)
+            # Caret on page 4, buttons on page 5 only, a hint that does not follow the
+            # cursor: a cursor move sends at most 2 display pages.
             for b in range(2):  # the SHAKE and STOP buttons
                 x = 12 + 62 * b
                 s = "STOP" if b else "SHAKE"
                 if c == _C_SHAKE + b:
-                    fb.fill_rect(x, 38, 42, 11, 1)
-                    gfx.center(fb, s, 41, 0, gfx.SMALL, 1, x, 42)
+                    fb.fill_rect(x, 40, 42, 8, 1)
+                    gfx.center(fb, s, 42, 0, gfx.SMALL, 1, x, 42)
                 else:
-                    gfx.box(fb, x, 38, 42, 11)
-                    gfx.center(fb, s if b or pend != 15 else "-", 41, 1, gfx.SMALL, 1, x, 42)
-            if tumbling:
-                s = "SHAKING..."
-            elif c < 4:
-                s = "OK: KEEP / UNKEEP" if not held >> c & 1 else ""
-            elif c == _C_SHAKE:
-                s = "SHAKE THE OTHERS"
-            else:
-                s = "END THE TURN"
-            gfx.center(fb, s, 56)
+                    gfx.box(fb, x, 40, 42, 8)
+                    gfx.center(fb, s if b or pend != 15 else "-", 42, 1, gfx.SMALL, 1, x, 42)
+            gfx.center(fb, "SHAKING..." if tumbling else "OK ON A DIE: KEEP / UNKEEP", 56)
             return
         if v == ROLLOFF:
             gfx.banner(fb, "WHO STARTS?", 0, gfx.SMALL)
