@@ -8,33 +8,14 @@ except ImportError:  # CPython
     def _sleep_ms(ms):
         _sleep(ms / 1000)
 
+from hal.accel import Accel
+
 # WHO_AM_I values: MPU6050 (and clones), MPU6500/9250 family, MPU6886.
 _MPU_IDS = b"\x68\x98\x72\x70\x71\x73\x19"
 
 
-class MPU6050:
-    edges_only = False
-
-    def __init__(self, i2c, addr=0x68, range_g=8):
-        if range_g not in (4, 8):
-            raise ValueError("accelerometer range must be 4 or 8 (g), not %r" % (range_g,))
-        self.i2c = i2c
-        self.addr = addr
-        self.range_g = range_g
-        self._mul = 32 if range_g == 4 else 64   # (raw * mul) >> 10 = 1/256 g
-        self._buf = bytearray(6)
-        self._reg = bytearray(2)
-        self.who = 0
-        self.x = 0
-        self.y = 0
-        self.z = 0
-        self.init()
-
-    def _set(self, reg, val):
-        r = self._reg
-        r[0] = reg
-        r[1] = val
-        self.i2c.writeto(self.addr, r)
+class MPU6050(Accel):
+    _ADDR = 0x68
 
     def _get(self, reg):
         return self.i2c.readfrom_mem(self.addr, reg, 1)[0]
@@ -65,13 +46,7 @@ class MPU6050:
             # All zero: the power-on state (asleep, registers cleared), never a real
             # sample (gravity, noise). A read failure, so the detector re-inits it.
             raise OSError(5)
-        m = self._mul
-        v = (b[0] << 8) | b[1]
-        self.x = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-        v = (b[2] << 8) | b[3]
-        self.y = ((v - 65536 if v & 0x8000 else v) * m) >> 10
-        v = (b[4] << 8) | b[5]
-        self.z = ((v - 65536 if v & 0x8000 else v) * m) >> 10
+        self._scale(0)
 
 
 MPU6886 = MPU6050
