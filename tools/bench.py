@@ -128,9 +128,13 @@ class Bench:
         return ["game", ".", LIB_REL, fs, str(kind), str(players), str(SEED), str(budget),
                 str(sample), str(preload)]
 
-    def plays(self, kind, players, budget=0, heap=BIG_HEAP, preload=0):
+    def plays(self, kind, players, budget=0, heap=BIG_HEAP, preload=0, tight=False):
         fs = self.fs("g")
         rc, r, text = self.run_mp(self.game_args(kind, players, budget, 0, fs, preload), heap)
+        if tight and rc != 0 and "MemoryError" in text:
+            # Probing the raw heap: running out while the simulator itself sets up is a
+            # failed probe like any other, not a crash.
+            return False, r
         if rc not in (0, 3):
             raise SystemExit("bench: game run crashed (exit %d):\n%s" % (rc, text[-3000:]))
         if "stuck" in r:
@@ -170,7 +174,8 @@ class Bench:
                          kb(budget), "", "", "<= 64 KB", base + "  (bisect B)")
                 continue
             # The raw -X heapsize, the harness (simulator models, pilot) included.
-            raw = self.bisect(lambda h: self.plays(kind, players, 0, str(h))[0], 64 * 1024,
+            raw = self.bisect(lambda h: self.plays(kind, players, 0, str(h), tight=True)[0],
+                              64 * 1024,
                               1024 * 1024, 1024)
             harness = int(r["harness_heap"][0][0])
             frozen = self.bisect(lambda b: self.plays(kind, players, b, preload=1)[0], 4 * 1024,
