@@ -21,6 +21,13 @@ belongs to the game screen.
 """
 import gc
 
+# Collect after every 4 KB allocated (MicroPython): without it the first collection comes
+# only when the heap is full, so what boot and the menu keep ends up spread over the whole
+# heap between freed temporaries, and a game's code then finds no free run long enough
+# for its bigger functions. Frames allocate nothing, so play never pays for it.
+if hasattr(gc, "threshold"):
+    gc.threshold(4096)
+
 try:
     from micropython import const
 except ImportError:
