@@ -24,9 +24,11 @@ import gc
 # Collect after every 4 KB allocated (MicroPython): without it the first collection comes
 # only when the heap is full, so what boot and the menu keep ends up spread over the whole
 # heap between freed temporaries, and a game's code then finds no free run long enough
-# for its bigger functions. Frames allocate nothing, so play never pays for it.
+# for its bigger functions. Frames allocate nothing, so play never pays for it. A big
+# heap (PSRAM) does not fragment that way and each collection sweeps all of it, so there
+# the threshold grows with the heap (1/32 of it).
 if hasattr(gc, "threshold"):
-    gc.threshold(4096)
+    gc.threshold(max(4096, gc.mem_free() >> 5))
 
 try:
     from micropython import const
