@@ -2,7 +2,7 @@
 
 Usage: python tools/bench.py [--quick] [--no-wasm] [--out FILE]
 
-The firmware is built as deployed (tools/build.py: .mpy, mpy-cross -O2) for the sim
+The firmware is built as deployed (tools/build.py: .mpy, mpy-cross -O3) for the sim
 board into build/bench/ and measured by tools/bench/harness.py inside:
 - the MicroPython unix port (.venv/bin/micropython, 64-bit),
 - the MicroPython WebAssembly port (npm @micropython/micropython-webassembly-pyscript,
@@ -343,7 +343,7 @@ class Bench:
     def report(self, elapsed):
         out = ["# Pocket Dice: memory and speed", "",
                "Written by `make bench` (python tools/bench.py%s) in %.0f s. Firmware built as "
-               "deployed (tools/build.py, .mpy -O2) into %s; `micropython` is .venv/bin/micropython "
+               "deployed (tools/build.py, .mpy -O3) into %s; `micropython` is .venv/bin/micropython "
                "(unix port %s); the 32-bit column is %s under Node. Paths are relative to the "
                "repository." % (" --quick" if self.quick else "", elapsed, LIB_REL,
                                 mp_version(self.mp), WASM_PKG), ""]

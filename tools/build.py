@@ -32,7 +32,8 @@ MPY_VERSION = 6
 # mpy-cross 1.29 emits "mpy v6.3"; bytecode-only files carry version 6 and no
 # sub-version (that is only for native code), so they load on MicroPython 1.23+.
 MPY_SUB_VERSION = 3
-OPT_LEVEL = 2  # release: asserts stripped, __debug__ False, line numbers kept
+OPT_LEVEL = 3  # release: asserts stripped, __debug__ False, no line numbers (each module
+# loads ~5 % smaller; crash logs still name the file and function)
 SKIP_DIRS = ("__pycache__",)
 SKIP_SUFFIXES = (".pyc", ".mpy", "~", ".swp")
 
@@ -189,7 +190,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--board", required=True, help="profile name in boards/ (e.g. esp32_devkit)")
     ap.add_argument("--out", default=DEFAULT_OUT, help="output root (default build/)")
-    ap.add_argument("--opt", type=int, default=OPT_LEVEL, help="mpy-cross -O level (default 2)")
+    ap.add_argument("--opt", type=int, default=OPT_LEVEL, help="mpy-cross -O level (default 3)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     try:
