@@ -108,8 +108,7 @@ class ShakeUpScreen(Screen):
         v = self.view
         if not (v < 7 and ((game.phase == b"\x00\x01\x02\x05\x03\x04\x05"[v])
                            != (v == RESULT or v == INFO) or (v == ROLLOFF and self.info))):
-            self.info = bytearray(0)
-            self._follow()
+            self._refresh(1)
         if self.view == DICE:
             h = game.held
             if self.pending & h != h or self.pending > 15:
@@ -117,32 +116,31 @@ class ShakeUpScreen(Screen):
         self.cur = min(self.cur, 5)
         self._refresh()
 
-    def _follow(self):
-        """The view for what the game asks next."""
-        g = self.game
-        ph = g.phase
-        self.view = b"\x00\x01\x02\x04\x05\x01"[ph]
-        if ph == su.CHOOSE:
-            self.pending = g.held
-            # The cursor on the first die not set aside (else SHAKE or STOP).
-            c = 0
-            while c < 4 and g.held >> c & 1:
-                c += 1
-            if c == 4 and self.pending == 15:
-                c = _C_STOP
-            self.cur = c
-        elif ph == su.MOVING or ph == su.PENALTY:
-            self.cur = 0
-
     def enter(self):
         self.dirty = True
         g = self.game
         if g.phase != su.OVER and not self.ack:
             self.app.hand_to(g.player)
 
-    def _refresh(self):
-        """The texts and flags of the view: made when the state changes, never per frame."""
+    def _refresh(self, follow=0):
+        """The texts and flags of the view: made when the state changes, never per frame.
+        follow: first drop the info items and take the view for what the game asks next."""
         g = self.game
+        if follow:
+            self.info = bytearray(0)
+            ph = g.phase
+            self.view = b"\x00\x01\x02\x04\x05\x01"[ph]
+            if ph == su.CHOOSE:
+                self.pending = g.held
+                # The cursor on the first die not set aside (else SHAKE or STOP).
+                c = 0
+                while c < 4 and g.held >> c & 1:
+                    c += 1
+                if c == 4 and self.pending == 15:
+                    c = _C_STOP
+                self.cur = c
+            elif ph == su.MOVING or ph == su.PENALTY:
+                self.cur = 0
         v = self.view
         info = self.info
         pick = v == MOVE or v == PENALTY
@@ -177,7 +175,7 @@ class ShakeUpScreen(Screen):
             lines.append(_say(20 if v == ROLLOFF else 22, p))
             lines.append(_say(21))
         elif v == DICE:
-            self.head2 = _say(25, 0, g.shakes)
+            self.banner = _say(25, 0, g.shakes)
         elif pick:
             lines.append(_say(19 + v, p))
             lines.append("")
@@ -200,9 +198,18 @@ class ShakeUpScreen(Screen):
         self.tumble_mask = 15 & ~pend if v == DICE else 15
         self.dirty = True
 
-    def _decide(self, d):
+    def roll(self, d=-1):
+        """Apply decision d; the app calls it with none when the tumble is over: shake now."""
         g = self.game
         app = self.app
+        v = self.view
+        if d < 0:
+            if v == DICE:
+                d = su.ROLL | self.pending
+            elif (v == BOARD or v == ROLLOFF) and g.phase <= su.SHAKE:
+                d = su.ROLL
+            else:
+                return
         if d not in g.legal():
             app.play(sounds.NOPE)  # never reached: choices come from legal()
             return
@@ -220,6 +227,7 @@ class ShakeUpScreen(Screen):
                 info += bytes((c, a))
         kind = d & 0xF00
         ph = g.phase
+        follow = 0
         if ph == su.OVER:
             app.finish(_KIND, g)
             app.win(g.winner, _say(31))
@@ -231,8 +239,7 @@ class ShakeUpScreen(Screen):
             self.view = RESULT
             self.info = info
         elif ph == su.CHOOSE or (kind == su.UP and ph == su.PENALTY):
-            self.info = bytearray(0)
-            self._follow()
+            follow = 1
         else:
             self.view = INFO
             self.info = info
@@ -254,16 +261,8 @@ class ShakeUpScreen(Screen):
                 snd = sounds.BANK
         if snd is not None:
             app.play(snd)
-        self._refresh()
+        self._refresh(follow)
         app.save(_KIND, g, bytes((self.view, self.cur, self.pending)) + self.info)
-
-    def roll(self):
-        """The app says the tumble is over: shake now."""
-        v = self.view
-        if v == DICE:
-            self._decide(su.ROLL | self.pending)
-        elif (v == BOARD or v == ROLLOFF) and self.game.phase <= su.SHAKE:
-            self._decide(su.ROLL)
 
     # ---- input --------------------------------------------------------------------
 
@@ -292,9 +291,7 @@ class ShakeUpScreen(Screen):
                     # On to whatever the game asks for next. Not saved: closing a
                     # message is no decision (one flash write per decision); after a
                     # power cut the message simply shows again.
-                    self.info = bytearray(0)
-                    self._follow()
-                    self._refresh()
+                    self._refresh(1)
                     app.hand_to(g.player)
             elif v == ROLLOFF or v == BOARD:
                 if k == _OK:
@@ -321,7 +318,7 @@ class ShakeUpScreen(Screen):
                     elif c == _C_SHAKE:
                         app.start_roll()
                     else:
-                        self._decide(su.STOP)
+                        self.roll(su.STOP)
             elif v == MOVE or v == PENALTY:
                 n = len(self.choices)
                 if n and (k == _NEXT or k == _PREV):
@@ -329,7 +326,7 @@ class ShakeUpScreen(Screen):
                     self._refresh()
                     app.play_select()
                 elif n and k == _OK:
-                    self._decide(self.choices[c])
+                    self.roll(self.choices[c])
 
     # ---- drawing --------------------------------------------------------------------
 
@@ -343,7 +340,7 @@ class ShakeUpScreen(Screen):
         if v == DICE or (tumbling and v == BOARD):
             all_tumble = v == BOARD
             gfx.label(fb, COLOURS[me], 0, 0)
-            gfx.right(fb, "SHAKE 1/3" if all_tumble else self.head2, 128, 1)
+            gfx.right(fb, "SHAKE 1/3" if all_tumble else self.banner, 128, 1)
             held = g.held
             pend = self.pending
             for i in range(4):
