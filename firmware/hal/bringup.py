@@ -1,6 +1,9 @@
 """Builds hal.devices.Devices from a board profile: boot-only code, imported by
-Devices() and dropped from sys.modules again, so it keeps no heap while the app runs."""
-from hal import rng
+Devices() and dropped from sys.modules again (with hal.sensor), so it keeps no heap while
+the app runs."""
+import sys
+from os import urandom
+
 from hal.buttons import Buttons
 from hal.buzzer import Buzzer
 from hal.display import Display
@@ -22,9 +25,22 @@ def _button(spec, Pin):
     return Pin(spec[0], Pin.IN, Pin.PULL_UP if spec[1] == "internal" else None)
 
 
-def build(profile):
-    """(i2c, queue, display, shaker, sensor_missing, buttons, buzzer, battery, source)
-    for hal.devices.Devices, from the board profile."""
+def build(dev, profile):
+    """Sets dev's i2c, queue, display, shaker, sensor_missing, buttons, buzzer, battery
+    and source (hal.devices.Devices) from the board profile, then drops this module."""
+    try:
+        (dev.i2c, dev.queue, dev.display, dev.shaker, dev.sensor_missing, dev.buttons,
+         dev.buzzer, dev.battery) = _build(profile)
+        dev.source = urandom  # hal.rng.source, without keeping hal.rng loaded
+    finally:
+        pkg = sys.modules.get("hal")
+        for name in ("bringup", "sensor"):
+            sys.modules.pop("hal." + name, None)
+            if pkg is not None and hasattr(pkg, name):
+                delattr(pkg, name)
+
+
+def _build(profile):
     from machine import I2C, Pin
     q = Queue()
     bus = _get(profile, "I2C")
@@ -64,7 +80,7 @@ def build(profile):
     if bat:
         from hal.battery import Battery
         battery = Battery(bat)
-    return i2c, q, display, shaker, missing, buttons, buzzer, battery, rng.source
+    return i2c, q, display, shaker, missing, buttons, buzzer, battery
 
 
 def _display(i2c, profile, d, Pin):

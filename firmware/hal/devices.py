@@ -18,27 +18,17 @@
   `percent()` and `millivolts()` from `BATTERY`
   {"pin", "divider_x100" (default 200: a 1:1 divider), "empty_mv", "full_mv",
   "ctrl", "ctrl_level" (a pin that switches the divider on while reading)};
-- `source`: hal.rng.source (os.urandom).
+- `source`: os.urandom (what hal.rng.source is).
 `poll(now_ms)` polls buttons and shaker into `queue` once per frame.
 """
 
 
 class Devices:
     def __init__(self, profile):
-        # The building is boot-only code (hal.bringup, hal.sensor): dropped again so its
-        # heap goes.
-        import sys
+        # The building is boot-only code (hal.bringup drops itself and hal.sensor again,
+        # so their heap goes).
         from hal import bringup
-        self.profile = profile
-        try:
-            (self.i2c, self.queue, self.display, self.shaker, self.sensor_missing,
-             self.buttons, self.buzzer, self.battery, self.source) = bringup.build(profile)
-        finally:
-            pkg = sys.modules.get("hal")
-            for name in ("bringup", "sensor"):
-                sys.modules.pop("hal." + name, None)
-                if pkg is not None and hasattr(pkg, name):
-                    delattr(pkg, name)
+        bringup.build(self, profile)
 
     def poll(self, now):
         self.buttons.poll(now)

@@ -23,19 +23,6 @@ REPEAT = const(0x40)
 SHAKE_START = const(0x50)
 SHAKE_END = const(0x60)
 
-_KIND = const(0xF0)
-_BUTTON = const(0x0F)
-
-NAMES = ("PREV", "NEXT", "OK", "BACK")
-
-
-def kind(ev):
-    return ev & _KIND
-
-
-def button(ev):
-    return ev & _BUTTON
-
 
 class Queue:
     """A fixed-size byte queue; `put` drops the event when full and never allocates."""
@@ -44,28 +31,13 @@ class Queue:
         if size < 1 or size > 255:
             raise ValueError("Queue size must be 1..255")
         self.buf = bytearray(size)
-        self.size = size
         self.n = 0
-        self.dropped = 0
 
     def put(self, ev):
         n = self.n
-        if n < self.size:
+        if n < len(self.buf):
             self.buf[n] = ev
             self.n = n + 1
-        elif self.dropped < 255:
-            self.dropped += 1
 
     def clear(self):
         self.n = 0
-
-    def __len__(self):
-        return self.n
-
-    def has(self, ev):
-        """True when `ev` is among this frame's events."""
-        buf = self.buf
-        for i in range(self.n):
-            if buf[i] == ev:
-                return True
-        return False
