@@ -19,8 +19,6 @@ input with its pull-up, or None when the board lacks that button.
   until it has been released.
 `held(button)` is the debounced state. poll() allocates nothing.
 """
-from hal.events import BACK, LONG, OK, PRESS, RELEASE, REPEAT
-
 try:
     from time import ticks_add, ticks_diff
 except ImportError:  # CPython: plain integers
@@ -36,11 +34,28 @@ except ImportError:
     def const(x):
         return x
 
+# hal.events values, as private constants (no module lookups at run time).
+_OK = const(2)
+_BACK = const(3)
+_PRESS = const(0x10)
+_RELEASE = const(0x20)
+_LONG = const(0x30)
+_REPEAT = const(0x40)
+
 _N = const(4)
-# Per-button flags.
-_F_LONG = const(1)     # LONG sent (3-button OK: became BACK)
-_F_IGNORE = const(2)   # held since start: silent until released
-_F_SEEN = const(4)     # a change has been accepted (its time is in _t)
+# self._st: one byte of flags per button, then the IRQ latch and the driver's own flags.
+_F_DOWN = const(1)     # debounced state: pressed
+_F_LONG = const(2)     # LONG sent (3-button OK: became BACK)
+_F_IGNORE = const(4)   # held since start: silent until released
+_F_SEEN = const(8)     # a change has been accepted (its time is in _t)
+_LATCH = const(4)      # bit i: falling edge on button i since the last poll (set by IRQ)
+_MODE = const(5)
+_M_POLLED = const(1)   # _t[_POLL] holds the previous poll's time
+_M_BACK = const(2)     # 3-button mode: OK is held into BACK
+# self._t: time of the last accepted change per button, then the next LONG / REPEAT
+# time per button, then the previous poll's time.
+_NEXT = const(4)
+_POLL = const(8)
 
 
 class Buttons:
@@ -55,127 +70,105 @@ class Buttons:
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self.repeat_ms = repeat_ms
-        self.three = pins[BACK] is None and pins[OK] is not None
-        self._latch = bytearray(1)      # bit i: falling edge on button i since last poll
-        self._down = bytearray(_N)      # debounced state, 1 = pressed
-        self._flags = bytearray(_N)
-        self._t = [0] * _N              # time of the last accepted change
-        self._next = [0] * _N           # next LONG / REPEAT time
-        self._prev = 0                  # time of the previous poll
-        self._polled = False
-        self._back = False              # 3-button mode: OK held into BACK
+        self.three = pins[_BACK] is None and pins[_OK] is not None
+        self._st = st = bytearray(_N + 2)
+        self._t = [0] * (2 * _N + 1)
         for i in range(_N):
             p = pins[i]
             if p is None:
                 continue
             if p.value() == 0:
-                self._down[i] = 1
-                self._flags[i] = _F_IGNORE
+                st[i] = _F_DOWN | _F_IGNORE
             if hasattr(p, "irq"):
-                p.irq(handler=self._handler(i), trigger=p.IRQ_FALLING)
-
-    def _handler(self, i):
-        latch = self._latch
-        bit = 1 << i
-
-        def edge(pin):  # runs as an IRQ: set one bit, nothing more
-            latch[0] |= bit
-        return edge
+                def edge(pin, bit=1 << i):  # runs as an IRQ: set one bit, nothing more
+                    st[_LATCH] |= bit
+                p.irq(handler=edge, trigger=p.IRQ_FALLING)
 
     def held(self, b):
-        if self.three and b == BACK:
-            return self._back
-        if not self._down[b] or self._flags[b] & _F_IGNORE:
+        st = self._st
+        back = st[_MODE] & _M_BACK
+        if self.three and b == _BACK:
+            return back != 0
+        if not st[b] & _F_DOWN or st[b] & _F_IGNORE:
             return False
-        return not (self.three and b == OK and self._back)
+        return not (self.three and b == _OK and back)
 
     def ignore_held(self):
         """Buttons held now report nothing until released (e.g. the one that woke us)."""
+        st = self._st
         for i in range(_N):
-            if self._down[i]:
-                self._flags[i] |= _F_IGNORE
-        self._back = False
-        self._latch[0] = 0
+            if st[i] & _F_DOWN:
+                st[i] |= _F_IGNORE
+        st[_MODE] &= _M_POLLED  # not BACK any more
+        st[_LATCH] = 0
 
     def poll(self, now):
-        latch = self._latch[0]
-        self._latch[0] = 0
-        prev = self._prev
-        polled = self._polled
-        self._prev = now
-        self._polled = True
-        pins = self.pins
-        for i in range(_N):
-            p = pins[i]
-            if p is not None:
-                self._step(i, p.value() == 0, (latch >> i) & 1, now, prev, polled)
-
-    def _step(self, i, raw, edge, now, prev, polled):
+        st = self._st
+        t = self._t
+        q = self.queue
         db = self.debounce_ms
-        fl = self._flags[i]
-        seen = fl & _F_SEEN
-        t = self._t[i]
-        settled = not seen or ticks_diff(now, t) >= db
-        if self._down[i]:
-            if not raw:
+        latch = st[_LATCH]
+        st[_LATCH] = 0
+        prev = t[_POLL]
+        polled = st[_MODE] & _M_POLLED
+        t[_POLL] = now
+        st[_MODE] |= _M_POLLED
+        for i in range(_N):
+            p = self.pins[i]
+            if p is None:
+                continue
+            raw = p.value() == 0
+            f = st[i]
+            seen = f & _F_SEEN
+            settled = not seen or ticks_diff(now, t[i]) >= db
+            # OK on a 3-button board: its PRESS / RELEASE come at release, a hold is BACK.
+            ok3 = self.three and i == _OK
+            press = release = False
+            if f & _F_DOWN:
+                if not raw:
+                    if settled:
+                        st[i] = _F_SEEN
+                        t[i] = now
+                        release = not f & _F_IGNORE
+                elif (not f & _F_IGNORE and not (ok3 and st[_MODE] & _M_BACK)
+                      and ticks_diff(now, t[_NEXT + i]) >= 0):
+                    # Held to the LONG / REPEAT time (an OK already BACK gets neither).
+                    if not f & _F_LONG:
+                        st[i] = f | _F_LONG
+                        if ok3:
+                            st[_MODE] |= _M_BACK
+                            q.put(_PRESS | _BACK)
+                            continue
+                        q.put(_LONG | i)
+                    elif self.repeat_ms:
+                        q.put(_REPEAT | i)
+                    else:
+                        continue
+                    nxt = ticks_add(t[_NEXT + i], self.repeat_ms)
+                    if ticks_diff(now, nxt) >= 0:  # a late frame: no burst of repeats
+                        nxt = ticks_add(now, self.repeat_ms)
+                    t[_NEXT + i] = nxt
+            elif raw:
                 if settled:
-                    self._down[i] = 0
-                    self._t[i] = now
-                    self._flags[i] = _F_SEEN
-                    if not fl & _F_IGNORE:
-                        self._released(i, fl)
-            elif not fl & _F_IGNORE:
-                self._holding(i, fl, now)
-            return
-        if raw:
-            if settled:
-                self._down[i] = 1
-                self._t[i] = now
-                self._flags[i] = _F_SEEN
-                self._pressed(i, now)
-        elif edge and settled and (not seen or (polled and ticks_diff(prev, t) >= db)):
-            # Pressed and let go between two polls: report the whole tap now.
-            self._t[i] = now
-            self._flags[i] = _F_SEEN
-            self._pressed(i, now)
-            self._released(i, self._flags[i])
-
-    def _pressed(self, i, now):
-        self._next[i] = ticks_add(now, self.long_ms)
-        if not (self.three and i == OK):
-            self.queue.put(PRESS | i)
-
-    def _released(self, i, fl):
-        q = self.queue
-        if self.three and i == OK:
-            if self._back:
-                self._back = False
-                q.put(RELEASE | BACK)
-            else:
-                q.put(PRESS | OK)
-                q.put(RELEASE | OK)
-            return
-        q.put(RELEASE | i)
-
-    def _holding(self, i, fl, now):
-        if self._back and i == OK:
-            return  # already BACK: no LONG or REPEAT
-        nxt = self._next[i]
-        if ticks_diff(now, nxt) < 0:
-            return
-        q = self.queue
-        if not fl & _F_LONG:
-            self._flags[i] = fl | _F_LONG
-            if self.three and i == OK:
-                self._back = True
-                q.put(PRESS | BACK)
-                return
-            q.put(LONG | i)
-        elif self.repeat_ms:
-            q.put(REPEAT | i)
-        else:
-            return
-        nxt = ticks_add(nxt, self.repeat_ms)
-        if ticks_diff(now, nxt) >= 0:  # a late frame: no burst of repeats
-            nxt = ticks_add(now, self.repeat_ms)
-        self._next[i] = nxt
+                    st[i] = _F_DOWN | _F_SEEN
+                    t[i] = now
+                    press = True
+            elif (latch >> i) & 1 and settled and (
+                    not seen or (polled and ticks_diff(prev, t[i]) >= db)):
+                # Pressed and let go between two polls: report the whole tap now.
+                st[i] = _F_SEEN
+                t[i] = now
+                press = release = True
+            if press:
+                t[_NEXT + i] = ticks_add(now, self.long_ms)
+                if not ok3:
+                    q.put(_PRESS | i)
+            if release:
+                if not ok3:
+                    q.put(_RELEASE | i)
+                elif st[_MODE] & _M_BACK:
+                    st[_MODE] &= _M_POLLED  # not BACK any more
+                    q.put(_RELEASE | _BACK)
+                else:
+                    q.put(_PRESS | _OK)
+                    q.put(_RELEASE | _OK)
