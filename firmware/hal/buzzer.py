@@ -7,9 +7,10 @@ gives a buzzer that keeps time but makes no sound.
   (octave - 4) + semitone, so A4 = 10, C5 = 13, C6 = 25, C7 = 37, B8 = 60. The first
   note sounds at once; its duration counts from the next `tick()`.
 - `tick(now_ms)`: advances the sequence; call it every frame.
-- `muted`: silences the PWM while the sequence keeps the same timing (`busy` and the
-  note index advance exactly as when audible).
-- `busy`, `stop()`, `note` (current note, 0 when silent or resting).
+- `mute(on)`: silences the PWM at once while the sequence keeps the same timing (`busy`
+  and the note index advance exactly as when audible); `muted` says which (set before
+  play() it takes effect with the first note).
+- `busy`, `note` (current note, 0 when silent or resting); `play(b"")` stops.
 tick() allocates nothing.
 """
 try:
@@ -26,14 +27,6 @@ _TOP = (4186, 4435, 4699, 4978, 5274, 5588, 5920, 6272, 6645, 7040, 7459, 7902)
 NOTES = 60
 
 
-def freq(note):
-    """Frequency in Hz of note 1..60 (1 = C4)."""
-    if not 1 <= note <= NOTES:
-        raise ValueError("note must be 1..%d, not %r" % (NOTES, note))
-    n = note - 1
-    return _TOP[n % 12] >> (4 - n // 12)
-
-
 class Buzzer:
     def __init__(self, pin, duty_u16=32768):
         self.pwm = None
@@ -45,19 +38,13 @@ class Buzzer:
         self._loud = duty_u16
         self._seq = b""
         self._i = 0
-        self._end = 0
-        self._timed = False
-        self._muted = False
+        self._end = None  # None until the first tick() times the current sequence
+        self.muted = False
         self.busy = False
         self.note = 0
 
-    @property
-    def muted(self):
-        return self._muted
-
-    @muted.setter
-    def muted(self, on):
-        self._muted = bool(on)
+    def mute(self, on):
+        self.muted = bool(on)
         if self.busy:
             self._sound(self._seq[self._i])
 
@@ -69,36 +56,27 @@ class Buzzer:
                 raise ValueError("note %d out of range 0..%d" % (seq[i], NOTES))
         self._seq = seq
         self._i = 0
-        self._timed = False
-        if not seq:
-            self.stop()
-            return
-        self.busy = True
-        self._sound(seq[0])
-
-    def stop(self):
-        self.busy = False
-        self._seq = b""
-        self._i = 0
-        self._sound(0)
+        self._end = None
+        self.busy = len(seq) > 0
+        self._sound(seq[0] if seq else 0)
 
     def _sound(self, note):
         self.note = note
         p = self.pwm
         if p is None:
             return
-        if note == 0 or self._muted:
+        if note == 0 or self.muted:
             p.duty_u16(0)
         else:
-            p.freq(freq(note))
+            n = note - 1  # semitones above C4: C8..B8 shifted down by whole octaves
+            p.freq(_TOP[n % 12] >> (4 - n // 12))
             p.duty_u16(self._loud)
 
     def tick(self, now):
         if not self.busy:
             return
         seq = self._seq
-        if not self._timed:
-            self._timed = True
+        if self._end is None:
             self._end = ticks_add(now, seq[1] * 10)
         while ticks_diff(now, self._end) >= 0:
             i = self._i + 2
