@@ -6,7 +6,11 @@ from hal_rig import SIM, board, events, i2c, no_alloc
 
 import machine
 from hal.events import SHAKE_END, SHAKE_START, Queue
-from hal.shake import LIS3DH, MPU6050, Shaker, Switch, open_sensor
+from hal.lis3dh import LIS3DH
+from hal.mpu6050 import MPU6050
+from hal.sensor import open_sensor
+from hal.shake import Shaker
+from hal.switch import Switch
 
 _PERIOD = 20
 

@@ -20,10 +20,7 @@ class Accel:
         self.x = 0
         self.y = 0
         self.z = 0
-        self.init()
-
-    def init(self):
-        raise NotImplementedError  # each driver wakes and configures its own part
+        self.init()  # each driver wakes and configures its own part
 
     def _set(self, reg, val):
         r = self._reg

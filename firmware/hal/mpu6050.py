@@ -17,11 +17,8 @@ _MPU_IDS = b"\x68\x98\x72\x70\x71\x73\x19"
 class MPU6050(Accel):
     _ADDR = 0x68
 
-    def _get(self, reg):
-        return self.i2c.readfrom_mem(self.addr, reg, 1)[0]
-
     def init(self):
-        who = self._get(0x75)
+        who = self.i2c.readfrom_mem(self.addr, 0x75, 1)[0]
         if who not in _MPU_IDS:
             raise ValueError("0x%02X is not an MPU6050/MPU6886 (WHO_AM_I 0x%02X)"
                              % (self.addr, who))
@@ -36,7 +33,7 @@ class MPU6050(Accel):
         if who == 0x19:
             self._set(0x1D, 0x03)   # MPU6886 ACCEL_CONFIG2: accel low-pass ~45 Hz
         self._set(0x1C, (1 if self.range_g == 4 else 2) << 3)
-        if self._get(0x6B) & 0x40:
+        if self.i2c.readfrom_mem(self.addr, 0x6B, 1)[0] & 0x40:
             raise OSError(5)        # EIO: it did not wake up
 
     def read(self):
@@ -47,6 +44,3 @@ class MPU6050(Accel):
             # sample (gravity, noise). A read failure, so the detector re-inits it.
             raise OSError(5)
         self._scale(0)
-
-
-MPU6886 = MPU6050

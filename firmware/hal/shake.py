@@ -12,10 +12,10 @@ when something else answers; `read()` takes one sample, allocation-free):
   pull-up. Its level is never trusted (module polarity varies and contacts stick): an
   IRQ on both edges counts edges in a bytearray; `edges` is the count since the last
   read.
-`open_sensor(i2c, profile_shake)` builds the one a board profile's SHAKE names, or None
-when it is not configured or does not answer. Each sensor's driver is a module of its
-own (hal.mpu6050, hal.lis3dh, hal.switch), loaded only when a profile names it;
-open_sensor (hal.sensor) is boot-only code. The names are still reachable here.
+`hal.sensor.open_sensor(i2c, profile_shake)` builds the one a board profile's SHAKE names,
+or None when it is not configured or does not answer. Each sensor's driver is a module of
+its own (hal.mpu6050, hal.lis3dh, hal.switch), loaded only when a profile names it;
+open_sensor (hal.sensor) is boot-only code.
 
 `Shaker(sensor, queue, sensitivity=3, period_ms=20, cooldown_ms=800, scale=100)` turns
 samples taken at a fixed rate (at most one per poll) into SHAKE_START / SHAKE_END:
@@ -34,8 +34,6 @@ settling after a roll). When reads fail 3 times in a row `failed` turns True (a 
 shake ends); the detector retries `init()` every 2 s and clears `failed` when the sensor
 answers again. poll() allocates nothing while the sensor answers.
 """
-from hal.events import SHAKE_END, SHAKE_START
-
 try:
     from time import ticks_add, ticks_diff
 except ImportError:  # CPython
@@ -51,6 +49,8 @@ except ImportError:
     def const(x):
         return x
 
+_SHAKE_START = const(0x50)  # hal.events values
+_SHAKE_END = const(0x60)
 _G2 = const(65536)          # (1 g)^2 in the detector's units
 _HIT = const(32)
 _START = const(160)
@@ -63,24 +63,10 @@ _THRESH = b"\x18\x12\x0d\x09\x06"
 # Switch: edges in the window that start a shake, per sensitivity 1..5.
 _SW_START = b"\x0c\x0a\x08\x06\x05"
 _SW_END = const(3)
-
-
-def __getattr__(name):
-    # The sensor drivers live in modules of their own (hal.mpu6050, hal.lis3dh,
-    # hal.switch) and open_sensor in boot-only hal.sensor: a board holds only its
-    # own sensor's code. Old imports (`from hal.shake import LIS3DH`) still work.
-    if name == "open_sensor":
-        from hal import sensor as m
-    elif name == "LIS3DH":
-        from hal import lis3dh as m
-    elif name == "Switch":
-        from hal import switch as m
-    elif name == "MPU6050" or name == "MPU6886":
-        from hal import mpu6050 as m
-        name = "MPU6050"
-    else:
-        raise AttributeError(name)
-    return getattr(m, name)
+# Shaker._f bits.
+_STARTED = const(1)   # the first poll set the sampling schedule
+_QUIET = const(2)     # cooling down after a roll until _wait
+_HAVE_PREV = const(4)  # _px/_py/_pz hold the previous sample
 
 
 class Shaker:
@@ -97,21 +83,14 @@ class Shaker:
         self.failed = False
         self.score = 0
         self.samples = 0
-        self._hi = 0
-        self._lo = 0
-        self._sw_start = 0
-        self._sens = 3
         self.sensitivity = sensitivity
-        self._next = 0
-        self._started = False
-        self._quiet = False
-        self._quiet_end = 0
-        self._have_prev = False
+        self._f = 0
+        self._next = 0      # time of the next sample
+        self._wait = 0      # end of the cooldown, or (failed) of the wait before a retry
         self._px = 0
         self._py = 0
         self._pz = 0
         self._errs = 0
-        self._retry = 0
         n = _WINDOW_MS // period_ms
         self._ring = bytearray(n if n > 0 else 1)
         self._ri = 0
@@ -127,29 +106,29 @@ class Shaker:
             raise ValueError("shake sensitivity must be 1..5, not %r" % (s,))
         self._sens = s
         self._hi = (_THRESH[s - 1] << 12) * self.scale // 100
-        self._lo = self._hi >> 1
-        self._sw_start = _SW_START[s - 1]
 
     def cooldown(self, now):
         """After a roll: end a running shake, ignore motion for cooldown_ms."""
         if self.shaking:
             self.shaking = False
-            self.queue.put(SHAKE_END)
-        self._quiet = True
-        self._quiet_end = ticks_add(now, self.cooldown_ms)
+            self.queue.put(_SHAKE_END)
+        self._f |= _QUIET
+        self._wait = ticks_add(now, self.cooldown_ms)
         self._reset_state()
 
     def _reset_state(self):
         self.score = 0
-        self._have_prev = False
+        self._f &= ~_HAVE_PREV
         ring = self._ring
         for i in range(len(ring)):
             ring[i] = 0
         self._sum = 0
 
     def poll(self, now):
-        if not self._started:
-            self._started = True
+        f = self._f
+        if not f & _STARTED:
+            f |= _STARTED
+            self._f = f
             self._next = now
         if ticks_diff(now, self._next) < 0:
             return
@@ -157,91 +136,86 @@ class Shaker:
         if ticks_diff(now, nxt) >= 0:  # late: keep the rate, do not catch up
             nxt = ticks_add(now, self.period_ms)
         self._next = nxt
-        if self.failed:
-            self._revive(now)
-            return
-        if self._quiet:
-            if ticks_diff(now, self._quiet_end) < 0:
-                return
-            self._quiet = False
+        q = self.queue
         s = self.sensor
+        if self.failed:
+            # Gone: try init() again every _RETRY_MS.
+            if ticks_diff(now, self._wait) >= 0:
+                try:
+                    s.init()
+                    self.failed = False
+                    self._errs = 0
+                    self._reset_state()
+                except (OSError, ValueError):
+                    self._wait = ticks_add(now, _RETRY_MS)
+            return
+        if f & _QUIET:
+            if ticks_diff(now, self._wait) < 0:
+                return
+            self._f = f = f & ~_QUIET
         try:
             s.read()
         except OSError:
             self._errs += 1
             if self._errs >= _FAILS:
                 self.failed = True
-                self._retry = ticks_add(now, _RETRY_MS)
+                self._wait = ticks_add(now, _RETRY_MS)
                 if self.shaking:
                     self.shaking = False
-                    self.queue.put(SHAKE_END)
+                    q.put(_SHAKE_END)
                 self._reset_state()
             return
         self._errs = 0
         self.samples += 1
         if s.edges_only:
-            self._edges(s.edges)
+            # Switch: edges per sample (at most 2 count, so one bouncing contact counts
+            # once), summed over the window's ring.
+            n = s.edges
+            if n > 2:
+                n = 2
+            ring = self._ring
+            i = self._ri
+            self._sum += n - ring[i]
+            ring[i] = n
+            i += 1
+            self._ri = 0 if i >= len(ring) else i
+            sc = self._sum
+            start = _SW_START[self._sens - 1]
+            end = _SW_END
         else:
-            self._accel(s.x, s.y, s.z)
-
-    def _revive(self, now):
-        if ticks_diff(now, self._retry) < 0:
-            return
-        try:
-            self.sensor.init()
-        except (OSError, ValueError):
-            self._retry = ticks_add(now, _RETRY_MS)
-            return
-        self.failed = False
-        self._errs = 0
-        self._reset_state()
-
-    def _accel(self, x, y, z):
-        a = x * x + y * y + z * z - _G2
-        if a < 0:
-            a = -a
-        if self._have_prev:
-            d = x - self._px
-            j = d * d
-            d = y - self._py
-            j += d * d
-            d = z - self._pz
-            j += d * d
-            if j > a:
-                a = j
-        self._px = x
-        self._py = y
-        self._pz = z
-        self._have_prev = True
-        sc = self.score
-        if a > (self._lo if self.shaking else self._hi):
-            sc += _HIT - (sc >> 3)
-        else:
-            sc -= sc >> 2
+            # Accelerometer: |a|^2 off 1 g^2, or the jerk |da|^2 if larger.
+            x = s.x
+            y = s.y
+            z = s.z
+            a = x * x + y * y + z * z - _G2
+            if a < 0:
+                a = -a
+            if f & _HAVE_PREV:
+                d = x - self._px
+                j = d * d
+                d = y - self._py
+                j += d * d
+                d = z - self._pz
+                j += d * d
+                if j > a:
+                    a = j
+            self._px = x
+            self._py = y
+            self._pz = z
+            self._f = f | _HAVE_PREV
+            sc = self.score
+            hi = self._hi
+            if a > (hi >> 1 if self.shaking else hi):  # halved while shaking: hysteresis
+                sc += _HIT - (sc >> 3)
+            else:
+                sc -= sc >> 2
+            start = _START
+            end = _END
         self.score = sc
         if self.shaking:
-            if sc < _END:
+            if sc < end:
                 self.shaking = False
-                self.queue.put(SHAKE_END)
-        elif sc >= _START:
+                q.put(_SHAKE_END)
+        elif sc >= start:
             self.shaking = True
-            self.queue.put(SHAKE_START)
-
-    def _edges(self, n):
-        if n > 2:
-            n = 2
-        ring = self._ring
-        i = self._ri
-        self._sum += n - ring[i]
-        ring[i] = n
-        i += 1
-        self._ri = 0 if i >= len(ring) else i
-        sm = self._sum
-        self.score = sm
-        if self.shaking:
-            if sm < _SW_END:
-                self.shaking = False
-                self.queue.put(SHAKE_END)
-        elif sm >= self._sw_start:
-            self.shaking = True
-            self.queue.put(SHAKE_START)
+            q.put(_SHAKE_START)
