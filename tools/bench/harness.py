@@ -90,6 +90,33 @@ class _NoList:
         pass
 
 
+_pins = {}
+
+
+def _rom_pins(machine, sim):
+    """On the ESP32 a Pin is a constant object in flash and its state lives in hardware,
+    so neither costs heap there. The simulator's stand-ins are Python objects: they are
+    made here, before the fence, and Pin(n) hands out the same one each time, as the
+    port does."""
+    base = machine.Pin
+    if getattr(base, "rom", False):
+        return
+
+    class RomPin(base):
+        rom = True
+
+        def __new__(cls, id, *args, **kw):
+            p = _pins.get(id)
+            if p is None:
+                p = _pins[id] = object.__new__(cls)
+            return p
+
+    machine.Pin = RomPin
+    for n in range(40):
+        sim.pin(n)
+        RomPin(n)
+
+
 def sim_board(root, lib):
     """The simulated board, configured from the build's board profile."""
     paths(root, lib)
@@ -101,6 +128,7 @@ def sim_board(root, lib):
     import machine
     sim = machine.SIM
     sim.configure(board)
+    _rom_pins(machine, sim)
     sim.log_i2c = False  # the bus log holds frames: host memory, not the device's
     if sim.oled is not None and hasattr(sim.oled, "_log"):
         sim.oled._log = _no_log
