@@ -8,9 +8,9 @@ between frames while the display is off, and `deep_sleep()` (after the game is s
 powers down until a button wakes the board, which then boots into Continue.
 
 `Battery(source)` turns readings of a LiPo cell (the board's hal battery, or an ADC
-behind a divider) into a percent on the cell's discharge curve and a `low` flag with
-hysteresis; `update(now_ms)` says when it has just gone low (warn; the game is saved
-after every decision anyway). `mv_to_percent()` is the pure part.
+behind a divider) into a percent (`pct`) on the cell's discharge curve and a `low` flag
+with hysteresis; `update(now_ms)` says when it has just gone low (warn; the game is
+saved after every decision anyway). `mv_to_percent()` is the pure part.
 """
 try:
     from micropython import const
@@ -43,7 +43,6 @@ class Power:
     """Idle-time levels. Times from settings; a threshold of 0 means never."""
 
     def __init__(self, settings, now_ms=0):
-        self.dim_ms = self.off_ms = self.sleep_ms = 0
         self.configure(settings)
         self.last = now_ms      # time of the last activity
         self.now = now_ms       # time of the last level() call
@@ -64,13 +63,10 @@ class Power:
         self.last = now_ms
         return was
 
-    def idle_ms(self, now_ms):
-        d = ticks_diff(now_ms, self.last)
-        return d if d > 0 else 0
-
     def level(self, now_ms):
+        """The level for the idle time at now_ms (a clock going back is not idle)."""
         self.now = now_ms
-        idle = self.idle_ms(now_ms)
+        idle = ticks_diff(now_ms, self.last)
         if self.sleep_ms and idle >= self.sleep_ms:
             return DEEP
         if self.off_ms and idle >= self.off_ms:

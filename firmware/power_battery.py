@@ -1,5 +1,7 @@
 """The battery watch for power.py (power.Battery, power.mv_to_percent,
-power.adc_to_mv): loaded on first use, so a board without a battery pin never holds it."""
+power.adc_to_mv): loaded on first use, so a board without a battery pin never holds it.
+A board with one keeps it for the whole run (the app samples every period_ms), so it
+is a few small functions."""
 try:
     from time import ticks_add, ticks_diff
 except ImportError:  # CPython: plain ints
@@ -10,22 +12,24 @@ except ImportError:  # CPython: plain ints
         return a - b
 
 
-# LiPo open-circuit voltage (mV) -> percent, a coarse discharge curve, highest first.
-_CURVE_MV = (4200, 4100, 4000, 3900, 3800, 3750, 3700, 3600, 3300)
+# LiPo open-circuit voltage -> percent, a coarse discharge curve, highest first; the
+# voltages as (mV - 3000) / 10 so both fit in bytes (4200 4100 ... 3300 mV).
+_CURVE_MV = bytes((120, 110, 100, 90, 80, 75, 70, 60, 30))
 _CURVE_PCT = bytes((100, 90, 78, 62, 40, 25, 12, 5, 0))
 
 
 def mv_to_percent(mv):
     """Percent 0-100 of a single LiPo cell at mv millivolts (linear between points)."""
-    if mv >= _CURVE_MV[0]:
+    hi = 4200
+    if mv >= hi:
         return 100
     for i in range(1, len(_CURVE_MV)):
-        lo = _CURVE_MV[i]
+        lo = 3000 + _CURVE_MV[i] * 10
         if mv >= lo:
-            hi = _CURVE_MV[i - 1]
             p_hi = _CURVE_PCT[i - 1]
             p_lo = _CURVE_PCT[i]
             return p_lo + ((mv - lo) * (p_hi - p_lo) + (hi - lo) // 2) // (hi - lo)
+        hi = lo
     return 0
 
 
@@ -40,9 +44,10 @@ def adc_to_mv(adc, ratio):
 
 class Battery:
     """Battery level, averaged, sampled every period_ms; `low` turns on at low_pct and
-    off again only above ok_pct (no flicker around the threshold). `source` is the
-    board's battery (hal.devices: has millivolts()) or an ADC on the divided pin
-    (read_uv()/read_u16(), divider `ratio`)."""
+    off again only above ok_pct (no flicker around the threshold); `pct` is the
+    percent, `mv` the smoothed voltage. `source` is the board's battery (hal.devices:
+    has millivolts()) or an ADC on the divided pin (read_uv()/read_u16(), divider
+    `ratio`)."""
 
     def __init__(self, source, ratio=2.0, period_ms=10000, low_pct=10, ok_pct=15):
         self.source = source
@@ -51,42 +56,33 @@ class Battery:
         self.low_pct = low_pct
         self.ok_pct = ok_pct
         self.mv = 0
-        self.low = False
-        self.next_ms = None
         self.pct = 100
-        self.sample()
+        self.low = False
+        self.next_ms = None     # the first update() samples at once
+        self.update(None)       # the first reading, without starting the schedule
 
-    def _read_mv(self):
+    def update(self, now_ms):
+        """Sample when due (4 readings averaged, smoothed 1/4 into the running value).
+        Returns True exactly when the battery has just gone low (the app then warns;
+        the game is saved after every decision anyway)."""
+        if now_ms is not None:
+            if self.next_ms is not None and ticks_diff(now_ms, self.next_ms) < 0:
+                return False
+            self.next_ms = ticks_add(now_ms, self.period_ms)
         src = self.source
-        if hasattr(src, "millivolts"):
-            return src.millivolts()
-        return adc_to_mv(src, self.ratio)
-
-    def sample(self):
-        """Read the ADC (4 samples averaged, smoothed 1/4 into the running value)."""
         try:
             s = 0
             for _ in range(4):
-                s += self._read_mv()
-            mv = s // 4
+                s += src.millivolts() if hasattr(src, "millivolts") \
+                    else adc_to_mv(src, self.ratio)
         except (OSError, ValueError):
-            return
+            return False
+        mv = s // 4
         self.mv = mv if self.mv == 0 else (self.mv * 3 + mv) // 4
         self.pct = mv_to_percent(self.mv)
+        was = self.low
         if self.pct <= self.low_pct:
             self.low = True
         elif self.pct >= self.ok_pct:
             self.low = False
-
-    def update(self, now_ms):
-        """Sample when due. Returns True exactly when the battery has just gone low
-        (the app then warns and saves)."""
-        if self.next_ms is not None and ticks_diff(now_ms, self.next_ms) < 0:
-            return False
-        self.next_ms = ticks_add(now_ms, self.period_ms)
-        was = self.low
-        self.sample()
         return self.low and not was
-
-    def percent(self):
-        return self.pct

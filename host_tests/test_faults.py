@@ -441,7 +441,7 @@ def test_battery_pin_in_the_profile_gives_level_and_low_warning():
     app = _app(board, root, lambda sim: sim.adc_uv.__setitem__(35, 1950000))
     assert app.dev.battery is not None
     b = power.Battery(app.dev.battery, period_ms=10000)
-    assert b.mv == 3900 and b.percent() == 62 and not b.low
+    assert b.mv == 3900 and b.pct == 62 and not b.low
     c = _Clock(app)
     c.wait(1500)
     assert app.screen.NAME == "menu" and app.screen.batt  # the level in the menu

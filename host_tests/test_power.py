@@ -140,7 +140,7 @@ def test_adc_to_mv_with_divider():
 def test_battery_low_flag_with_hysteresis():
     adc = _Adc(2000000)           # 4.0 V cell through a 1:2 divider
     b = power.Battery(adc, ratio=2, period_ms=1000)
-    assert b.percent() == 78 and not b.low
+    assert b.pct == 78 and not b.low
     adc.uv = 1800000              # 3.6 V: 5 %
     went_low = []
     t = 0
@@ -149,7 +149,7 @@ def test_battery_low_flag_with_hysteresis():
         if b.update(t):
             went_low.append(t)
     assert b.low and len(went_low) == 1
-    assert b.percent() <= 10
+    assert b.pct <= 10
     adc.uv = 1835000              # 3.67 V: ~10 %: still low (hysteresis)
     for _ in range(30):
         t += 1000
@@ -159,7 +159,7 @@ def test_battery_low_flag_with_hysteresis():
     for _ in range(30):
         t += 1000
         b.update(t)
-    assert not b.low and b.percent() >= 35
+    assert not b.low and b.pct >= 35
 
 
 def test_battery_samples_only_when_due():
@@ -337,14 +337,14 @@ class _HalBattery:
 def test_battery_over_the_boards_battery():
     hb = _HalBattery(3900)
     b = power.Battery(hb, period_ms=1000)
-    assert b.percent() == 62 and not b.low
+    assert b.pct == 62 and not b.low
     hb.mv = 3550
     t = 0
     lows = 0
     for _ in range(40):
         t += 1000
         lows += b.update(t)
-    assert b.low and lows == 1 and b.percent() <= 5
+    assert b.low and lows == 1 and b.pct <= 5
 
 
 def test_crash_loop_stops_resetting():
