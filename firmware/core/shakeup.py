@@ -49,32 +49,53 @@ except ImportError:
     def const(x):
         return x
 
-BIG = 3
-MOVE = 2
-PAIR = 1
-NONE = 0
+# The public constants above, for the interface, tools and tests: served by __getattr__
+# from one table, so a game holds no dict slot or interned name for each (the code here
+# uses the private consts below, which cost nothing at run time).
+_NAMES = "BIG MOVE PAIR NONE ROLLOFF SHAKE CHOOSE MOVING PENALTY OVER ROLL STOP UP PEN SKIP AGAIN SAFE PAWNS "
+# Their values in that order; the decision kinds ROLL..AGAIN are stored >> 8.
+_VALUES = b"\x03\x02\x01\x00\x00\x01\x02\x03\x04\x05\x01\x02\x03\x04\x05\x06\x04\x05"
 
-ROLLOFF = 0
-SHAKE = 1
-CHOOSE = 2
-MOVING = 3
-PENALTY = 4
-OVER = 5
+_BIG = const(3)
+_MOVE = const(2)
+_PAIR = const(1)
+_NONE = const(0)
 
-ROLL = 0x100
-STOP = 0x200
-UP = 0x300
-PEN = 0x400
-SKIP = 0x500
-AGAIN = 0x600
+_ROLLOFF = const(0)
+_SHAKE = const(1)
+_CHOOSE = const(2)
+_MOVING = const(3)
+_PENALTY = const(4)
+_OVER = const(5)
 
-SAFE = 4
-PAWNS = 5
+_ROLL = const(0x100)
+_STOP = const(0x200)
+_UP = const(0x300)
+_PEN = const(0x400)
+_SKIP = const(0x500)
+_AGAIN = const(0x600)
+
+_SAFE = const(4)
+_PAWNS = const(5)
 
 _VERSION = const(1)
 _ALL4 = const(15)
+# Indices in Game._pawns after the 16 counts: the roll-off's seat masks.
+_RO_IN = const(16)    # seats in the roll-off
+_RO_TODO = const(17)  # those still to shake in this roll-off round
 # Distinct-value masks (bit v for value v) of the three runs of four.
 _RUNS4 = (0x1E, 0x3C, 0x78)
+
+
+def __getattr__(name):
+    # No allocation: the table is searched in place.
+    i = 0
+    for k in range(len(_VALUES)):
+        j = _NAMES.find(" ", i)
+        if j - i == len(name) and _NAMES.startswith(name, i):
+            return _VALUES[k] << 8 if 10 <= k < 16 else _VALUES[k]
+        i = j + 1
+    raise AttributeError(name)
 
 
 def classify(dice):
@@ -98,15 +119,30 @@ def classify(dice):
             if c == 2:
                 pairs += 1
     if top == 4 or distinct in _RUNS4:
-        return BIG
+        return _BIG
     if top == 3 or pairs == 2 or distinct & (distinct >> 1) & (distinct >> 2):
-        return MOVE
+        return _MOVE
     if pairs:
-        return PAIR
-    return NONE
+        return _PAIR
+    return _NONE
 
 
-def _movable(c1, c2, c3, spots):
+def movable(pawns, spots=False, at=-1):
+    """Sorted levels (1-3) a pawn may move up from; pawns: 5 positions 1-3 or 4 (SAFE).
+    at >= 0 (the game's own use): pawns are counts per level, levels 1-3 from index at."""
+    if at < 0:
+        if len(pawns) != _PAWNS:
+            raise ValueError(_aside("core", "shakeup_why", None, 2, (_PAWNS, len(pawns))))
+        c = bytearray(5)
+        for p in pawns:
+            if not isinstance(p, int) or p < 1 or p > _SAFE:
+                raise ValueError(_aside("core", "shakeup_why", None, 3, (p,)))
+            c[p] += 1
+        pawns = c
+        at = 1
+    c1 = pawns[at]
+    c2 = pawns[at + 1]
+    c3 = pawns[at + 2]
     # 2-Pawn Rule: at least 2 pawns on the level, or the level is the lowest one the
     # player occupies (Decision: lowest occupied, not only level 1).
     out = []
@@ -120,18 +156,6 @@ def _movable(c1, c2, c3, spots):
     return out
 
 
-def movable(pawns, spots=False):
-    """Sorted levels (1-3) a pawn may move up from; pawns: 5 positions 1-3 or 4 (SAFE)."""
-    if len(pawns) != PAWNS:
-        raise ValueError(_aside("core", "shakeup_why", None, 2, (PAWNS, len(pawns))))
-    c = bytearray(5)
-    for p in pawns:
-        if not isinstance(p, int) or p < 1 or p > SAFE:
-            raise ValueError(_aside("core", "shakeup_why", None, 3, (p,)))
-        c[p] += 1
-    return _movable(c[1], c[2], c[3], spots)
-
-
 class Game:
     def __init__(self, players, spots=False, dice=None):
         if not isinstance(players, int) or players < 2 or players > 4:
@@ -139,7 +163,7 @@ class Game:
         self.players = players
         self.spots = bool(spots)
         self._dice = dice
-        self.phase = ROLLOFF
+        self.phase = _ROLLOFF
         self.player = 0
         self.dice = bytearray(4)
         self.held = 0
@@ -148,16 +172,16 @@ class Game:
         self.winner = -1
         self.starter = -1
         self.rolloff = bytearray(players)
-        # Seats in the roll-off, and those still to shake in this roll-off round.
-        self._ro_in = self._ro_todo = (1 << players) - 1
-        # Counts per seat per level: index seat * 4 + level - 1, levels 1-4.
-        self._pawns = bytearray(16)
+        # Counts per seat per level: index seat * 4 + level - 1, levels 1-4; then the
+        # roll-off's seat masks (_RO_IN, _RO_TODO): small ints in one object.
+        self._pawns = p = bytearray(18)
         for s in range(players):
-            self._pawns[s * 4] = PAWNS
+            p[s * 4] = _PAWNS
+        p[_RO_IN] = p[_RO_TODO] = (1 << players) - 1
         self.notes = []
 
     def count(self, seat, level):
-        if seat < 0 or seat >= self.players or level < 1 or level > SAFE:
+        if seat < 0 or seat >= self.players or level < 1 or level > _SAFE:
             raise ValueError(_aside("core", "shakeup_why", None, 5, (seat, level)))
         return self._pawns[seat * 4 + level - 1]
 
@@ -165,27 +189,27 @@ class Game:
         # Loops, not comprehensions: each comprehension is one more function held.
         ph = self.phase
         out = []
-        if ph == CHOOSE:
+        if ph == _CHOOSE:
             h = self.held
             for m in range(h, _ALL4):
                 if m & h == h:
-                    out.append(ROLL | m)
-            out.append(STOP)
-        elif ph == MOVING:
+                    out.append(_ROLL | m)
+            out.append(_STOP)
+        elif ph == _MOVING:
             p = self._pawns
             i = self.player * 4
-            for lv in _movable(p[i], p[i + 1], p[i + 2], self.spots):
-                out.append(UP | lv)
-        elif ph == PENALTY:
+            for lv in movable(p, self.spots, i):
+                out.append(_UP | lv)
+        elif ph == _PENALTY:
             # Opponent pawns that a penalty can send back: levels 2 and 3 only.
             for s in range(self.players):
                 if s != self.player:
                     for lv in (2, 3):
                         if self._pawns[s * 4 + lv - 1]:
-                            out.append(PEN | s << 2 | lv)
-            out.append(SKIP if self.shakes == 1 else AGAIN)
-        elif ph != OVER:  # ROLLOFF, SHAKE
-            out.append(ROLL)
+                            out.append(_PEN | s << 2 | lv)
+            out.append(_SKIP if self.shakes == 1 else _AGAIN)
+        elif ph != _OVER:  # ROLLOFF, SHAKE
+            out.append(_ROLL)
         return out
 
     def apply(self, d, values=None):
@@ -198,7 +222,7 @@ class Game:
             raise ValueError(_aside("core", "shakeup_why", self, d))
         kind = d & 0xF00
         a = d & 0xFF
-        if values is not None and kind != ROLL:
+        if values is not None and kind != _ROLL:
             raise ValueError(_aside("core", "shakeup_why", None, 7, ()))
         self.notes = notes = []
         seat = self.player
@@ -209,10 +233,10 @@ class Game:
         nxt = (seat + 1) % n  # whose turn begins at the end (default: the next seat)
         again = 0
         back = 0  # seat << 2 | level of a pawn sent back to level 1
-        if kind == ROLL:
+        if kind == _ROLL:
             # The dice being shaken: one in the roll-off, else those not set aside.
             k = 1
-            if ph != ROLLOFF:
+            if ph != _ROLLOFF:
                 k = 0
                 for j in range(4):
                     if not a >> j & 1:
@@ -226,15 +250,15 @@ class Game:
                 for v in values:
                     if not isinstance(v, int) or v < 1 or v > 6:
                         raise ValueError(_aside("core", "shakeup_why", None, 1, (v,)))
-            if ph == ROLLOFF:
+            if ph == _ROLLOFF:
                 v = self._dice.d6() if values is None else values[0]
                 ro = self.rolloff
                 ro[seat] = v
                 notes.append(("rolloff", seat, v))
-                todo = self._ro_todo & ~(1 << seat)
+                todo = p[_RO_TODO] & ~(1 << seat)
                 tied = 0
                 if not todo:
-                    inn = self._ro_in
+                    inn = p[_RO_IN]
                     best = 0
                     for t in range(n):
                         if inn >> t & 1:
@@ -248,11 +272,11 @@ class Game:
                         for t in range(n):
                             if not tied >> t & 1:
                                 ro[t] = 0
-                        self._ro_in = todo = tied
+                        p[_RO_IN] = todo = tied
                         notes.append(("tie", tied))
                     else:
-                        self._ro_in = 0
-                self._ro_todo = todo
+                        p[_RO_IN] = 0
+                p[_RO_TODO] = todo
                 m = todo or tied
                 t = 0
                 while not m >> t & 1:
@@ -269,46 +293,46 @@ class Game:
                         self.dice[j] = self._dice.d6() if values is None else values[k]
                         k += 1
                 self.held = a
-                if ph == SHAKE:
+                if ph == _SHAKE:
                     self.result = -1
                 self.shakes += 1
                 if self.shakes < 3:
-                    self.phase = CHOOSE
+                    self.phase = _CHOOSE
                     return
-                kind = STOP  # the third shake ends the turn
-        if kind == STOP:
+                kind = _STOP  # the third shake ends the turn
+        if kind == _STOP:
             cls = classify(self.dice)
             self.result = cls
             notes.append(("result", seat, cls, self.shakes))
-            if cls >= MOVE:
-                if _movable(p[i], p[i + 1], p[i + 2], self.spots):
-                    self.phase = MOVING
+            if cls >= _MOVE:
+                if movable(p, self.spots, i):
+                    self.phase = _MOVING
                     return
                 # Not reachable under these rules, kept as the rules say: the move
                 # is lost and the other effects still happen.
                 notes.append(("lost_move", seat))
-                kind = UP
-            elif cls == NONE:
+                kind = _UP
+            elif cls == _NONE:
                 # The own highest pawn on level 3 or 2 goes back to level 1.
                 back = seat << 2 | (3 if p[i + 2] else (2 if p[i + 1] else 0))
-        elif kind == UP:
+        elif kind == _UP:
             p[i + a - 1] -= 1
             p[i + a] += 1
             notes.append(("up", seat, a))
             if a == 3:
                 notes.append(("safe", seat))
-                if p[i + 3] == PAWNS:
+                if p[i + 3] == _PAWNS:
                     self.winner = seat
-                    self.phase = OVER
+                    self.phase = _OVER
                     notes.append(("win", seat))
                     return
-        elif kind == PEN:
+        elif kind == _PEN:
             back = a
             again = self.shakes == 1
-        elif kind != ROLL:  # SKIP or AGAIN
+        elif kind != _ROLL:  # SKIP or AGAIN
             again = 1
-        if kind == UP and self.result == BIG:
-            self.phase = PENALTY
+        if kind == _UP and self.result == _BIG:
+            self.phase = _PENALTY
             if len(self.legal()) > 1:
                 return
             # No penalty could do anything: Special Advantage skips it, BIG on
@@ -322,7 +346,7 @@ class Game:
         if again:
             notes.append(("again", seat))
             nxt = seat
-        self.phase = SHAKE
+        self.phase = _SHAKE
         self.player = nxt
         self.held = 0
         self.shakes = 0
@@ -331,11 +355,12 @@ class Game:
     def to_bytes(self):
         b = bytearray((_VERSION, self.players, self.spots, self.phase, self.player,
                        0, 0, 0, 0, self.held, self.shakes, self.result + 1,
-                       self.winner + 1, self.starter + 1, self._ro_in, self._ro_todo,
+                       self.winner + 1, self.starter + 1, self._pawns[_RO_IN],
+                       self._pawns[_RO_TODO],
                        0, 0, 0, 0))
         b[5:9] = self.dice
         b[16:16 + self.players] = self.rolloff
-        return bytes(b + self._pawns)
+        return bytes(b + self._pawns[:16])
 
     @classmethod
     def from_bytes(cls, b, dice=None):

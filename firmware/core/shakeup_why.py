@@ -3,9 +3,24 @@
 Kept apart from core.shakeup and loaded only for an error, so a game never holds
 these messages.
 """
-from core.shakeup import AGAIN, CHOOSE, MOVING, OVER, PEN, PENALTY, ROLL, SKIP, STOP, UP
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
-_ALL4 = 15  # as core.shakeup._ALL4
+# The same values as in core.shakeup (const names are private to each module).
+_CHOOSE = const(2)
+_MOVING = const(3)
+_PENALTY = const(4)
+_OVER = const(5)
+_ROLL = const(0x100)
+_STOP = const(0x200)
+_UP = const(0x300)
+_PEN = const(0x400)
+_SKIP = const(0x500)
+_AGAIN = const(0x600)
+_ALL4 = const(15)
 # core.shakeup's other messages, by number (run(None, number, args)).
 _MSG = ("classify needs 4 dice, got %d", "die value must be 1-6, got %r",
         "need %d pawn positions, got %d", "pawn position must be 1-4, got %r",
@@ -18,17 +33,17 @@ _PHASE_NAMES = ("ROLLOFF", "SHAKE", "CHOOSE", "MOVING", "PENALTY", "OVER")
 def _name(d):
     kind = d & 0xF00
     a = d & 0xFF
-    if kind == ROLL:
+    if kind == _ROLL:
         return "ROLL|%d" % a
-    if kind == STOP:
+    if kind == _STOP:
         return "STOP"
-    if kind == UP:
+    if kind == _UP:
         return "UP|%d" % a
-    if kind == PEN:
+    if kind == _PEN:
         return "PEN seat %d level %d" % (a >> 2, a & 3)
-    if kind == SKIP:
+    if kind == _SKIP:
         return "SKIP"
-    if kind == AGAIN:
+    if kind == _AGAIN:
         return "AGAIN"
     return "0x%x" % d
 
@@ -40,22 +55,22 @@ def run(g, d, args=()):
     ph = g.phase
     kind = d & 0xF00
     a = d & 0xFF
-    if ph == OVER:
+    if ph == _OVER:
         return "the game is over"
     where = "in phase %s" % _PHASE_NAMES[ph]
-    if ph == CHOOSE and kind == ROLL:
+    if ph == _CHOOSE and kind == _ROLL:
         if a == _ALL4:
             return "all 4 dice set aside: that is STOP, not ROLL"
         if a & g.held != g.held:
             return "dice once set aside stay set aside (held mask %d)" % g.held
         return "bad hold mask %d" % a
-    if ph == MOVING and kind == UP:
+    if ph == _MOVING and kind == _UP:
         if a < 1 or a > 3:
             return "UP needs a level 1-3"
         if not g.count(g.player, a):
             return "seat %d has no pawn on level %d" % (g.player, a)
         return "no pawn may move up from level %d (2-Pawn Rule or full level)" % a
-    if ph == PENALTY and kind == PEN:
+    if ph == _PENALTY and kind == _PEN:
         s = a >> 2
         lv = a & 3
         if s == g.player:
@@ -65,6 +80,6 @@ def run(g, d, args=()):
         if lv < 2:
             return "only pawns on level 2 or 3 can be penalized"
         return "seat %d has no pawn on level %d" % (s, lv)
-    if ph == PENALTY and (kind == SKIP or kind == AGAIN):
+    if ph == _PENALTY and (kind == _SKIP or kind == _AGAIN):
         return "%s is not the choice after BIG on shake %d" % (_name(d), g.shakes)
     return "%s is not legal %s" % (_name(d), where)

@@ -21,7 +21,6 @@ RESULT/INFO/ROLLOFF texts are made from.
 Memory: a game holds this module all along, so it keeps few functions (the texts are
 made in _refresh, the views drawn in draw) and its texts joined in one string (_T).
 """
-from core import shakeup as su
 from ui import gfx, sounds
 from ui.screens import COLOURS, INITIALS, Screen, key
 
@@ -40,6 +39,23 @@ PENALTY = const(5)
 INFO = const(6)
 
 _KIND = const(1)  # ui.screens.KIND_SHAKEUP (store.KIND_SHAKEUP)
+
+# core.shakeup's values (its public names are served by a search, not for every frame):
+# result classes, phases, decision kinds.
+_CL_NONE = const(0)
+_CL_MOVE = const(2)
+_CL_BIG = const(3)
+_PH_ROLLOFF = const(0)
+_PH_SHAKE = const(1)
+_PH_CHOOSE = const(2)
+_PH_MOVING = const(3)
+_PH_PENALTY = const(4)
+_PH_OVER = const(5)
+_D_ROLL = const(0x100)
+_D_STOP = const(0x200)
+_D_UP = const(0x300)
+_D_PEN = const(0x400)
+_D_SKIP = const(0x500)
 
 # Buttons (hal.events / ui.screens values).
 _PREV = const(0)
@@ -119,7 +135,7 @@ class ShakeUpScreen(Screen):
     def enter(self):
         self.dirty = True
         g = self.game
-        if g.phase != su.OVER and not self.ack:
+        if g.phase != _PH_OVER and not self.ack:
             self.app.hand_to(g.player)
 
     def _refresh(self, follow=0):
@@ -130,7 +146,7 @@ class ShakeUpScreen(Screen):
             self.info = bytearray(0)
             ph = g.phase
             self.view = b"\x00\x01\x02\x04\x05\x01"[ph]
-            if ph == su.CHOOSE:
+            if ph == _PH_CHOOSE:
                 self.pending = g.held
                 # The cursor on the first die not set aside (else SHAKE or STOP).
                 c = 0
@@ -139,7 +155,7 @@ class ShakeUpScreen(Screen):
                 if c == 4 and self.pending == 15:
                     c = _C_STOP
                 self.cur = c
-            elif ph == su.MOVING or ph == su.PENALTY:
+            elif ph == _PH_MOVING or ph == _PH_PENALTY:
                 self.cur = 0
         v = self.view
         info = self.info
@@ -157,8 +173,8 @@ class ShakeUpScreen(Screen):
             if c == _I_RES:
                 cls = (a >> 2) & 3
                 self.banner = _say(cls)
-                none = cls == su.NONE
-                if cls == su.BIG:
+                none = cls == _CL_NONE
+                if cls == _CL_BIG:
                     j = 4 if a & 3 == 1 else 6
                     lines.append(_say(j))
                     lines.append(_say(j + 1))
@@ -183,17 +199,17 @@ class ShakeUpScreen(Screen):
                 d = self.choices[self.cur]
                 kind = d & 0xF00
                 a = d & 0xFF
-                if kind == su.UP:
+                if kind == _D_UP:
                     t = _say(25 + a, 0, a)
-                elif kind == su.PEN:
+                elif kind == _D_PEN:
                     t = _say(13, a >> 2, a & 3)
                 else:
-                    t = _say(29 if kind == su.SKIP else 30)
+                    t = _say(29 if kind == _D_SKIP else 30)
                 lines[1] = t
         self.lines = lines
         self.ack = v == RESULT or v == INFO or (v == ROLLOFF and len(info) > 0)
         pend = self.pending
-        self.rolling = (v == BOARD or (v == ROLLOFF and g.phase == su.ROLLOFF and not info)
+        self.rolling = (v == BOARD or (v == ROLLOFF and g.phase == _PH_ROLLOFF and not info)
                         or (v == DICE and pend != 15))
         self.tumble_mask = 15 & ~pend if v == DICE else 15
         self.dirty = True
@@ -205,9 +221,9 @@ class ShakeUpScreen(Screen):
         v = self.view
         if d < 0:
             if v == DICE:
-                d = su.ROLL | self.pending
-            elif (v == BOARD or v == ROLLOFF) and g.phase <= su.SHAKE:
-                d = su.ROLL
+                d = _D_ROLL | self.pending
+            elif (v == BOARD or v == ROLLOFF) and g.phase <= _PH_SHAKE:
+                d = _D_ROLL
             else:
                 return
         if d not in g.legal():
@@ -228,17 +244,17 @@ class ShakeUpScreen(Screen):
         kind = d & 0xF00
         ph = g.phase
         follow = 0
-        if ph == su.OVER:
+        if ph == _PH_OVER:
             app.finish(_KIND, g)
             app.win(g.winner, _say(31))
             return
-        if was == su.ROLLOFF:
+        if was == _PH_ROLLOFF:
             self.view = ROLLOFF
             self.info = info
-        elif (kind == su.ROLL or kind == su.STOP) and ph != su.CHOOSE:
+        elif (kind == _D_ROLL or kind == _D_STOP) and ph != _PH_CHOOSE:
             self.view = RESULT
             self.info = info
-        elif ph == su.CHOOSE or (kind == su.UP and ph == su.PENALTY):
+        elif ph == _PH_CHOOSE or (kind == _D_UP and ph == _PH_PENALTY):
             follow = 1
         else:
             self.view = INFO
@@ -249,9 +265,9 @@ class ShakeUpScreen(Screen):
             if self.view == RESULT:
                 if c == _I_RES:
                     cls = (info[i + 1] >> 2) & 3
-                    if cls >= su.MOVE:
+                    if cls >= _CL_MOVE:
                         snd = sounds.BANK
-                    elif cls == su.NONE:
+                    elif cls == _CL_NONE:
                         snd = sounds.PENALTY
             elif c == _I_SAFE:
                 snd = sounds.SAFE
@@ -277,7 +293,7 @@ class ShakeUpScreen(Screen):
             if k == _BACK:
                 # Saved with this view (the dice picked to set aside), so Continue
                 # comes back to exactly this.
-                if g.phase != su.OVER:
+                if g.phase != _PH_OVER:
                     app.save(_KIND, g,
                              bytes((self.view, self.cur, self.pending)) + self.info)
                 app.menu()
@@ -318,7 +334,7 @@ class ShakeUpScreen(Screen):
                     elif c == _C_SHAKE:
                         app.start_roll()
                     else:
-                        self.roll(su.STOP)
+                        self.roll(_D_STOP)
             elif v == MOVE or v == PENALTY:
                 n = len(self.choices)
                 if n and (k == _NEXT or k == _PREV):
@@ -379,7 +395,7 @@ class ShakeUpScreen(Screen):
             for s in range(n):
                 x = s * cw + (cw - gfx.DIE_L) // 2
                 name = COLOURS[s]
-                if s == me and g.phase == su.ROLLOFF and not self.info:
+                if s == me and g.phase == _PH_ROLLOFF and not self.info:
                     gfx.label(fb, name, s * cw + (cw - gfx.width(name)) // 2 - 1, 10)
                 else:
                     gfx.center(fb, name, 11, 1, gfx.SMALL, 1, s * cw, cw)
@@ -420,9 +436,9 @@ class ShakeUpScreen(Screen):
             if (v == MOVE or v == PENALTY) and self.choices:
                 d = self.choices[self.cur]
                 a = d & 0xFF
-                if d & 0xF00 == su.UP:
+                if d & 0xF00 == _D_UP:
                     gfx.box(fb, _COL_X + me * cw, 47 - 10 * a, cw, 11)
-                elif d & 0xF00 == su.PEN:
+                elif d & 0xF00 == _D_PEN:
                     gfx.box(fb, _COL_X + (a >> 2) * cw, 47 - 10 * (a & 3), cw, 11)
             y = 50
         lines = self.lines
