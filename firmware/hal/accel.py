@@ -2,25 +2,38 @@
 writes, and three signed 16-bit samples turned into 1/256 g."""
 
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
+if TYPE_CHECKING:
+    from machine import I2C
+
+
 class Accel:
+    # Set by hal.setup.accel (annotations only: no code, no heap on the device).
+    i2c: "I2C"
+    addr: int
+    range_g: int
+    who: int
+    x: int
+    y: int
+    z: int
+    _mul: int
+    _buf: bytearray
+    _reg: bytearray
+
     edges_only = False
     _ADDR = 0
     _MUL4 = 32  # (raw * mul) >> 10 = 1/256 g at +-4 g; twice that at +-8 g
 
-    def __init__(self, i2c, addr=None, range_g=8):
-        if range_g not in (4, 8):
-            raise ValueError("accelerometer range must be 4 or 8 (g), not %r" % (range_g,))
-        self.i2c = i2c
-        self.addr = self._ADDR if addr is None else addr
-        self.range_g = range_g
-        self._mul = self._MUL4 if range_g == 4 else 2 * self._MUL4
-        self._buf = bytearray(6)
-        self._reg = bytearray(2)
-        self.who = 0
-        self.x = 0
-        self.y = 0
-        self.z = 0
-        self.init()  # each driver wakes and configures its own part
+    def __init__(self, *args, **kw):
+        # The body is boot-only code (hal.setup, dropped after boot).
+        from hal.setup import accel
+        accel(self, *args, **kw)
 
     def _set(self, reg, val):
         r = self._reg

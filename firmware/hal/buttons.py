@@ -34,6 +34,10 @@ except ImportError:
     def const(x):
         return x
 
+TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
+if TYPE_CHECKING:
+    from hal.events import Queue
+
 # hal.events values, as private constants (no module lookups at run time).
 _OK = const(2)
 _BACK = const(3)
@@ -58,31 +62,28 @@ _NEXT = const(4)
 _POLL = const(8)
 
 
+def latch(st, bit):
+    """The IRQ handler of one button's pin (hal.setup installs it)."""
+    def edge(pin):  # runs as an IRQ: set one bit, nothing more
+        st[_LATCH] |= bit
+    return edge
+
+
 class Buttons:
-    def __init__(self, pins, queue, debounce_ms=30, long_ms=600, repeat_ms=150):
-        if debounce_ms < 0 or long_ms <= debounce_ms or repeat_ms < 0:
-            raise ValueError("need 0 <= debounce_ms < long_ms and repeat_ms >= 0")
-        pins = list(pins) + [None] * (_N - len(pins))
-        if len(pins) > _N:
-            raise ValueError("at most 4 buttons (PREV, NEXT, OK, BACK)")
-        self.pins = pins
-        self.queue = queue
-        self.debounce_ms = debounce_ms
-        self.long_ms = long_ms
-        self.repeat_ms = repeat_ms
-        self.three = pins[_BACK] is None and pins[_OK] is not None
-        self._st = st = bytearray(_N + 2)
-        self._t = [0] * (2 * _N + 1)
-        for i in range(_N):
-            p = pins[i]
-            if p is None:
-                continue
-            if p.value() == 0:
-                st[i] = _F_DOWN | _F_IGNORE
-            if hasattr(p, "irq"):
-                def edge(pin, bit=1 << i):  # runs as an IRQ: set one bit, nothing more
-                    st[_LATCH] |= bit
-                p.irq(handler=edge, trigger=p.IRQ_FALLING)
+    # Set by hal.setup.buttons (annotations only: no code, no heap on the device).
+    pins: list
+    queue: "Queue"
+    debounce_ms: int
+    long_ms: int
+    repeat_ms: int
+    three: bool
+    _st: bytearray
+    _t: list
+
+    def __init__(self, *args, **kw):
+        # The body is boot-only code (hal.setup, dropped after boot).
+        from hal.setup import buttons
+        buttons(self, *args, **kw)
 
     def held(self, b):
         st = self._st

@@ -22,26 +22,36 @@ except ImportError:  # CPython
     def ticks_add(a, b):
         return a + b
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
+if TYPE_CHECKING:
+    from machine import PWM
+
 # C8..B8 in Hz; lower octaves shift right.
 _TOP = (4186, 4435, 4699, 4978, 5274, 5588, 5920, 6272, 6645, 7040, 7459, 7902)
 NOTES = 60
 
 
 class Buzzer:
-    def __init__(self, pin, duty_u16=32768):
-        self.pwm = None
-        if pin is not None:
-            from machine import PWM, Pin
-            if not isinstance(pin, Pin):
-                pin = Pin(pin)
-            self.pwm = PWM(pin, freq=2000, duty_u16=0)
-        self._loud = duty_u16
-        self._seq = b""
-        self._i = 0
-        self._end = None  # None until the first tick() times the current sequence
-        self.muted = False
-        self.busy = False
-        self.note = 0
+    # Set by hal.setup.buzzer (annotations only: no code, no heap on the device).
+    pwm: "PWM | None"
+    _loud: int
+    _seq: bytes
+    _i: int
+    _end: "int | None"
+    muted: bool
+    busy: bool
+    note: int
+
+    def __init__(self, *args, **kw):
+        # The body is boot-only code (hal.setup, dropped after boot).
+        from hal.setup import buzzer
+        buzzer(self, *args, **kw)
 
     def mute(self, on):
         self.muted = bool(on)
@@ -76,9 +86,10 @@ class Buzzer:
         if not self.busy:
             return
         seq = self._seq
-        if self._end is None:
-            self._end = ticks_add(now, seq[1] * 10)
-        while ticks_diff(now, self._end) >= 0:
+        end = self._end
+        if end is None:
+            end = ticks_add(now, seq[1] * 10)
+        while ticks_diff(now, end) >= 0:
             i = self._i + 2
             if i >= len(seq):
                 self.busy = False
@@ -86,5 +97,6 @@ class Buzzer:
                 self._sound(0)
                 return
             self._i = i
-            self._end = ticks_add(self._end, seq[i + 1] * 10)
+            end = ticks_add(end, seq[i + 1] * 10)
             self._sound(seq[i])
+        self._end = end

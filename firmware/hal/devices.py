@@ -23,7 +23,33 @@
 """
 
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
+if TYPE_CHECKING:
+    from hal.buttons import Buttons
+    from hal.buzzer import Buzzer
+    from hal.display import Display
+    from hal.events import Queue
+    from hal.shake import Shaker
+
+
 class Devices:
+    # Set by hal.bringup.build (annotations only: no code, no heap on the device).
+    i2c: object
+    queue: "Queue"
+    display: "Display"
+    shaker: "Shaker | None"
+    sensor_missing: bool
+    buttons: "Buttons"
+    buzzer: "Buzzer"
+    battery: object
+    source: object
+
     def __init__(self, profile):
         # The building is boot-only code (hal.bringup drops itself and hal.sensor again,
         # so their heap goes).

@@ -25,8 +25,6 @@ Wire format per changed page (bytes on the bus, each transaction counts its addr
 No allocation in show(): page views, the data vector and command buffers are made once
 (the bus needs writevto, as machine.I2C and SoftI2C have).
 """
-import framebuf
-
 try:
     from time import sleep_ms as _sleep_ms
 except ImportError:  # CPython
@@ -41,9 +39,13 @@ except ImportError:
     def const(x):
         return x
 
+TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
+if TYPE_CHECKING:
+    from framebuf import FrameBuffer
+    from machine import I2C, Pin
+
 _SSD1306 = const(0)
 _SH1106 = const(1)
-_SH1106_COL = const(2)  # first visible column of the SH1106's 132-column RAM
 # self._st: the driver's small state, one byte each.
 _KIND = const(0)        # _SSD1306 or _SH1106
 _FORCE = const(1)       # pages to send whatever the shadow says
@@ -53,43 +55,30 @@ _CONTRAST = const(4)
 
 
 class Display:
-    def __init__(self, i2c, width=128, height=64, addr=0x3C, kind="ssd1306", rotate=0,
-                 reset=None, power=None, power_level=0):
-        if kind == "ssd1306":
-            k = _SSD1306
-        elif kind == "sh1106":
-            k = _SH1106
-        else:
-            raise ValueError("display kind must be 'ssd1306' or 'sh1106', not %r" % (kind,))
-        if width != 128 or height not in (32, 64):
-            raise ValueError("display must be 128x64 or 128x32, not %dx%d" % (width, height))
-        if rotate not in (0, 180):
-            raise ValueError("display rotate must be 0 or 180, not %r" % (rotate,))
-        self.i2c = i2c
-        self.addr = addr
-        self.height = height
-        self.rotate = rotate
-        self.reset_pin = reset
-        self.power_pin = power
-        self.power_level = power_level
-        pages = height // 8
-        self.buf = bytearray(128 * pages)
-        self.fb = framebuf.FrameBuffer(self.buf, 128, height, framebuf.MONO_VLSB)
-        mv = memoryview(self.buf)
-        sv = memoryview(bytearray(128 * pages))  # the shadow: what the panel holds
-        self._pg = tuple(mv[p * 128:(p + 1) * 128] for p in range(pages))
-        self._sp = tuple(sv[p * 128:(p + 1) * 128] for p in range(pages))
-        # writevto vector: the data control byte, then a page (or the whole buffer).
-        self._vec = [b"\x40", None]
-        # SSD1306: window = columns 0..127, pages p0..p1 (bytes 5 and 6 patched per run).
-        self._win = bytearray((0x00, 0x21, 0, 127, 0x22, 0, pages - 1))
-        # SH1106: page select, column 2 (low nibble 2, high nibble 0).
-        self._pcmd = bytearray((0x00, 0xB0, _SH1106_COL, 0x10))
-        self._cmd = bytearray(3)  # [0x00, command, argument]
-        self._cmd1 = bytearray(2)  # [0x00, command]
-        self._st = bytearray((k, 0xFF, 0, 0, 0xCF))
-        self.ok = False
-        self.init()
+    # Set by hal.setup.display (annotations only: no code, no heap on the device).
+    i2c: "I2C"
+    addr: int
+    height: int
+    rotate: int
+    reset_pin: "Pin | None"
+    power_pin: "Pin | None"
+    power_level: int
+    buf: bytearray
+    fb: "FrameBuffer"
+    ok: bool
+    _pg: tuple
+    _sp: tuple
+    _vec: list
+    _win: bytearray
+    _pcmd: bytearray
+    _cmd: bytearray
+    _cmd1: bytearray
+    _st: bytearray
+
+    def __init__(self, *args, **kw):
+        # The body is boot-only code (hal.setup, dropped after boot).
+        from hal.setup import display
+        display(self, *args, **kw)
 
     # ---- setup and recovery ----------------------------------------------------
 

@@ -49,6 +49,10 @@ except ImportError:
     def const(x):
         return x
 
+TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
+if TYPE_CHECKING:
+    from hal.events import Queue
+
 _SHAKE_START = const(0x50)  # hal.events values
 _SHAKE_END = const(0x60)
 _G2 = const(65536)          # (1 g)^2 in the detector's units
@@ -57,7 +61,6 @@ _START = const(160)
 _END = const(48)
 _FAILS = const(3)
 _RETRY_MS = const(2000)
-_WINDOW_MS = const(500)
 # Activity threshold per sensitivity 1..5, in 1/16 g^2.
 _THRESH = b"\x18\x12\x0d\x09\x06"
 # Switch: edges in the window that start a shake, per sensitivity 1..5.
@@ -70,31 +73,33 @@ _HAVE_PREV = const(4)  # _px/_py/_pz hold the previous sample
 
 
 class Shaker:
-    def __init__(self, sensor, queue, sensitivity=3, period_ms=20, cooldown_ms=800,
-                 scale=100):
-        if period_ms <= 0 or scale <= 0:
-            raise ValueError("period_ms and scale must be positive")
-        self.sensor = sensor
-        self.queue = queue
-        self.period_ms = period_ms
-        self.cooldown_ms = cooldown_ms
-        self.scale = scale
-        self.shaking = False
-        self.failed = False
-        self.score = 0
-        self.samples = 0
-        self.sensitivity = sensitivity
-        self._f = 0
-        self._next = 0      # time of the next sample
-        self._wait = 0      # end of the cooldown, or (failed) of the wait before a retry
-        self._px = 0
-        self._py = 0
-        self._pz = 0
-        self._errs = 0
-        n = _WINDOW_MS // period_ms
-        self._ring = bytearray(n if n > 0 else 1)
-        self._ri = 0
-        self._sum = 0
+    # Set by hal.setup.shaker (annotations only: no code, no heap on the device).
+    queue: "Queue"
+    period_ms: int
+    cooldown_ms: int
+    scale: int
+    shaking: bool
+    failed: bool
+    score: int
+    samples: int
+    _sens: int
+    _hi: int
+    _f: int
+    _next: int
+    _wait: int
+    _px: int
+    _py: int
+    _pz: int
+    _errs: int
+    _ring: bytearray
+    _ri: int
+    _sum: int
+
+    def __init__(self, sensor, *args, **kw):
+        self.sensor = sensor  # any sensor: hal.mpu6050, hal.lis3dh, hal.switch
+        # The rest is boot-only code (hal.setup, dropped after boot).
+        from hal.setup import shaker
+        shaker(self, *args, **kw)
 
     @property
     def sensitivity(self):
