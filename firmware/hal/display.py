@@ -51,15 +51,13 @@ _KIND = const(0)        # _SSD1306 or _SH1106
 _FORCE = const(1)       # pages to send whatever the shadow says
 _ASLEEP = const(2)      # sleep(True) in force
 _LIT = const(3)         # 0xAF sent since the last init
-_CONTRAST = const(4)
+_CONTRAST_AT = const(4)  # where the contrast byte is in _seq
 
 
 class Display:
     # Set by hal.setup.display (annotations only: no code, no heap on the device).
     i2c: "I2C"
     addr: int
-    height: int
-    rotate: int
     reset_pin: "Pin | None"
     power_pin: "Pin | None"
     power_level: int
@@ -74,6 +72,7 @@ class Display:
     _cmd: bytearray
     _cmd1: bytearray
     _st: bytearray
+    _seq: bytearray
 
     def __init__(self, *args, **kw):
         # The body is boot-only code (hal.setup, dropped after boot).
@@ -84,55 +83,12 @@ class Display:
 
     def init(self):
         """Power and reset the panel (where the board has the pins), send the command
-        sequence (the panel left off, 0xAE, until the first frame is written) and
-        schedule a full frame. Returns (and sets) `ok`."""
+        sequence (hal.setup made it; the panel is left off, 0xAE, until the first frame
+        is written) and schedule a full frame. Returns (and sets) `ok`."""
         st = self._st
         self.ok = False
         st[_LIT] = 0
         st[_FORCE] = 0xFF
-        flip = self.rotate == 180
-        remap = 0xA0 if flip else 0xA1  # A1: column 0 at the left edge of common modules
-        scan = 0xC0 if flip else 0xC8   # C8: COM scan reversed, row 0 at the top
-        h = self.height
-        pins = 0x12 if h == 64 else 0x02  # alternative COM pins for 64 rows
-        c = st[_CONTRAST]
-        if st[_KIND] == _SSD1306:
-            seq = bytes((
-                0x00,              # control byte: commands follow
-                0xAE,              # display off
-                0xD5, 0x80,        # clock divide / oscillator (datasheet default)
-                0xA8, h - 1,       # multiplex ratio
-                0xD3, 0x00,        # display offset
-                0x40,              # start line 0
-                0x8D, 0x14,        # charge pump on (modules have no external VCC)
-                0x20, 0x00,        # horizontal addressing: windowed page runs
-                remap, scan,
-                0xDA, pins,
-                0x81, c,
-                0xD9, 0xF1,        # pre-charge for the internal charge pump
-                0xDB, 0x30,        # VCOMH ~0.83 Vcc (0x40 is not in the datasheet)
-                0x2E,              # scrolling off
-                0xA4,              # show RAM
-                0xA6,              # not inverted
-            ))
-        else:
-            seq = bytes((
-                0x00,
-                0xAE,
-                0xD5, 0x80,
-                0xA8, h - 1,
-                0xD3, 0x00,
-                0x40,
-                0xAD, 0x8B,        # DC-DC converter on
-                0x32,              # pump voltage 8.0 V
-                remap, scan,
-                0xDA, pins,
-                0x81, c,
-                0xD9, 0x22,
-                0xDB, 0x35,
-                0xA4,
-                0xA6,
-            ))
         try:
             p = self.power_pin
             if p is not None:
@@ -148,7 +104,7 @@ class Display:
                 _sleep_ms(1)  # RES# low for >= 3 us
                 r.value(1)
                 _sleep_ms(2)
-            self.i2c.writeto(self.addr, seq)
+            self.i2c.writeto(self.addr, self._seq)
             self.ok = True
         except OSError:
             self.ok = False
@@ -240,7 +196,7 @@ class Display:
     def contrast(self, value):
         if not 0 <= value <= 255:
             raise ValueError("contrast must be 0..255, not %r" % (value,))
-        self._st[_CONTRAST] = value
+        self._seq[self._st[_CONTRAST_AT]] = value  # init() keeps it
         if self.ok:
             try:
                 self._command(0x81, value)

@@ -36,8 +36,6 @@ def display(d, i2c, width=128, height=64, addr=0x3C, kind="ssd1306", rotate=0,
         raise ValueError("display rotate must be 0 or 180, not %r" % (rotate,))
     d.i2c = i2c
     d.addr = addr
-    d.height = height
-    d.rotate = rotate
     d.reset_pin = reset
     d.power_pin = power
     d.power_level = power_level
@@ -61,8 +59,53 @@ def display(d, i2c, width=128, height=64, addr=0x3C, kind="ssd1306", rotate=0,
     d._pcmd = bytearray((0x00, 0xB0, 0x02, 0x10))  # column 2: the first visible of 132
     d._cmd = bytearray(3)  # [0x00, command, argument]
     d._cmd1 = bytearray(2)  # [0x00, command]
-    # kind, pages to force (all), asleep, lit, contrast.
-    d._st = bytearray((k, 0xFF, 0, 0, 0xCF))
+    # The command sequence init() sends (after the 0x00 control byte), panel left off.
+    flip = rotate == 180
+    remap = 0xA0 if flip else 0xA1  # A1: column 0 at the left edge of common modules
+    scan = 0xC0 if flip else 0xC8   # C8: COM scan reversed, row 0 at the top
+    pins = 0x12 if height == 64 else 0x02  # alternative COM pins for 64 rows
+    if k == _SSD1306:
+        head = (
+            0x00,              # control byte: commands follow
+            0xAE,              # display off
+            0xD5, 0x80,        # clock divide / oscillator (datasheet default)
+            0xA8, height - 1,  # multiplex ratio
+            0xD3, 0x00,        # display offset
+            0x40,              # start line 0
+            0x8D, 0x14,        # charge pump on (modules have no external VCC)
+            0x20, 0x00,        # horizontal addressing: windowed page runs
+            remap, scan,
+            0xDA, pins,
+        )
+        tail = (
+            0xD9, 0xF1,        # pre-charge for the internal charge pump
+            0xDB, 0x30,        # VCOMH ~0.83 Vcc (0x40 is not in the datasheet)
+            0x2E,              # scrolling off
+            0xA4,              # show RAM
+            0xA6,              # not inverted
+        )
+    else:
+        head = (
+            0x00,
+            0xAE,
+            0xD5, 0x80,
+            0xA8, height - 1,
+            0xD3, 0x00,
+            0x40,
+            0xAD, 0x8B,        # DC-DC converter on
+            0x32,              # pump voltage 8.0 V
+            remap, scan,
+            0xDA, pins,
+        )
+        tail = (
+            0xD9, 0x22,
+            0xDB, 0x35,
+            0xA4,
+            0xA6,
+        )
+    d._seq = bytearray(head + (0x81, 0xCF) + tail)  # contrast 0xCF until contrast()
+    # kind, pages to force (all), asleep, lit, where the contrast byte is in _seq.
+    d._st = bytearray((k, 0xFF, 0, 0, len(head) + 1))
     d.ok = False
     d.init()
 
