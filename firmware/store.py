@@ -18,7 +18,8 @@ Only what a running game calls after every decision stays loaded: save_game() an
 the atomic write, plus the settings indices the app reads every frame. The rest is
 in store_load.py, loaded for a call and dropped again: Store's load_settings,
 load_game, reject_game, has_game, clear_game, load_stats, save_settings, save_stats,
-the boot-time clean-up, and the module's pack, unpack, stat, stat_set, record_game,
+finish_game (stats counted and saved, save cleared: the game end in one load), the
+boot-time clean-up, and the module's pack, unpack, stat, stat_set, record_game,
 crc32_soft and the other constants (GAME, MSG_*, ST_*, SETTINGS_DEFAULT, ...) work as
 before through __getattr__.
 """

@@ -1,7 +1,7 @@
 """Everything of store.py that a running game does not call after each decision:
 opening the store (the boot-time clean-up), loading settings, stats and games,
-setting damaged files aside, the settings and stats writes, forgetting a finished
-game, and the file format's helpers and constants.
+setting damaged files aside, the settings and stats writes, counting a finished game
+and forgetting its save (finish_game), and the file format's helpers and constants.
 
 store.py loads this module for a call and drops it again: its __getattr__ hands out
 these names (store.pack, store.GAME, ...), and Store's __getattr__ these functions
@@ -232,6 +232,15 @@ def clear_game(st):
     _remove(st.root + GAME + ".tmp")
     st._last.pop(GAME, None)
     st._has = False
+
+
+def finish_game(st, kind, winner, best_round=0, total=0):
+    """A game is over: count it in the stats (record_game), save them, and forget
+    the saved game; one load of this module for the whole game end."""
+    ba = load_stats(st)
+    record_game(ba, kind, winner, best_round, total)
+    save_stats(st, ba)
+    clear_game(st)
 
 
 def save_settings(st, ba):

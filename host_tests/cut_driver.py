@@ -248,8 +248,15 @@ def cut(root, fs, journal, seed, kind):
         log("F")
         return real_clear()
 
+    real_finish = st.finish_game
+
+    def finish_game(*a, **k):
+        log("F")  # the stats are written, then the save is cleared
+        return real_finish(*a, **k)
+
     st.save_game = save_game
     st.clear_game = clear_game
+    st.finish_game = finish_game
     pl = Player(app, sim, rng)
     last = [None, False]
 

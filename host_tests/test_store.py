@@ -110,6 +110,26 @@ def test_round_trips():
     _rmtree(root)
 
 
+def test_finish_game_counts_saves_stats_and_clears():
+    root = _fresh()
+    s = Store(root)
+    assert s.save_game(2, b"state", b"\x01")
+    s.finish_game(store.KIND_FRENZY, 3, best_round=1200, total=10400)
+    assert _files(root) == ["stats.dat"]
+    assert not s.has_game()
+    t = Store(root)
+    got = t.load_stats()
+    assert store.stat(got, store.ST_FF_GAMES) == 1
+    assert store.stat(got, store.ST_FF_WINS + 3) == 1
+    assert store.stat(got, store.ST_FF_BEST) == 1200
+    assert store.stat(got, store.ST_FF_HIGH) == 10400
+    assert store.stat(got, store.ST_SU_GAMES) == 0
+    t.finish_game(store.KIND_SHAKEUP, 0)
+    assert store.stat(Store(root).load_stats(), store.ST_SU_WINS) == 1
+    assert t.problem is None and t.writes == 1
+    _rmtree(root)
+
+
 def test_game_from_core_survives_round_trip():
     try:
         from core.dice import Dice, Seeded
