@@ -34,8 +34,8 @@ except ImportError:
     def const(x):
         return x
 
-TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
-if TYPE_CHECKING:
+_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
+if _TYPES:
     from hal.events import Queue
 
 # hal.events values, as private constants (no module lookups at run time).

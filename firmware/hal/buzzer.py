@@ -28,12 +28,13 @@ except ImportError:
     def const(x):
         return x
 
-TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
-if TYPE_CHECKING:
+_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
+if _TYPES:
     from machine import PWM
 
-# C8..B8 in Hz; lower octaves shift right.
-_TOP = (4186, 4435, 4699, 4978, 5274, 5588, 5920, 6272, 6645, 7040, 7459, 7902)
+# C8..B8 in Hz (4186, 4435, ... 7902), 16 bits each, high byte first; lower octaves
+# shift right.
+_TOP = b"\x10\x5a\x11\x53\x12\x5b\x13\x72\x14\x9a\x15\xd4\x17\x20\x18\x80\x19\xf5\x1b\x80\x1d\x23\x1e\xde"
 NOTES = 60
 
 
@@ -79,7 +80,8 @@ class Buzzer:
             p.duty_u16(0)
         else:
             n = note - 1  # semitones above C4: C8..B8 shifted down by whole octaves
-            p.freq(_TOP[n % 12] >> (4 - n // 12))
+            k = 2 * (n % 12)
+            p.freq(((_TOP[k] << 8) | _TOP[k + 1]) >> (4 - n // 12))
             p.duty_u16(self._loud)
 
     def tick(self, now):

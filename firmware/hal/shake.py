@@ -49,8 +49,8 @@ except ImportError:
     def const(x):
         return x
 
-TYPE_CHECKING = const(0)  # pyright reads these imports (the attributes' types); the device not
-if TYPE_CHECKING:
+_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
+if _TYPES:
     from hal.events import Queue
 
 _SHAKE_START = const(0x50)  # hal.events values
