@@ -125,10 +125,14 @@ def nap(ms):
 
 def __getattr__(name):
     # The battery watch and deep sleep load on first use (most boards have no battery
-    # pin, and deep sleep comes once): power_battery, power_sleep.
-    if name in ("Battery", "mv_to_percent", "adc_to_mv"):
+    # pin, and deep sleep comes once): power_battery (power_adc for a bare ADC),
+    # power_sleep.
+    if name in ("Battery", "mv_to_percent"):
         import power_battery
         return getattr(power_battery, name)
+    if name == "adc_to_mv":
+        import power_adc
+        return getattr(power_adc, name)
     if name in ("wake_pin", "deep_sleep", "sleep_app"):
         import power_sleep
         return getattr(power_sleep, name)

@@ -1,5 +1,5 @@
-"""The battery watch for power.py (power.Battery, power.mv_to_percent,
-power.adc_to_mv): loaded on first use, so a board without a battery pin never holds it.
+"""The battery watch for power.py (power.Battery, power.mv_to_percent): loaded on
+first use, so a board without a battery pin never holds it.
 A board with one keeps it for the whole run (the app samples every period_ms), so it
 is a few small functions."""
 try:
@@ -33,25 +33,18 @@ def mv_to_percent(mv):
     return 0
 
 
-def adc_to_mv(adc, ratio):
-    """Cell voltage in mV from an ADC on the divided battery pin. Prefers the
-    calibrated read_uv(); else read_u16() on a 0-3.3 V scale (11 dB attenuation)."""
-    if hasattr(adc, "read_uv"):
-        uv = adc.read_uv()
-        return int(uv * ratio) // 1000
-    return int(adc.read_u16() * 3300 * ratio) // 65535
-
-
 class Battery:
     """Battery level, averaged, sampled every period_ms; `low` turns on at low_pct and
     off again only above ok_pct (no flicker around the threshold); `pct` is the
     percent, `mv` the smoothed voltage. `source` is the board's battery (hal.devices:
     has millivolts()) or an ADC on the divided pin (read_uv()/read_u16(), divider
-    `ratio`)."""
+    `ratio`: power_adc, loaded only then)."""
 
     def __init__(self, source, ratio=2.0, period_ms=10000, low_pct=10, ok_pct=15):
+        if not hasattr(source, "millivolts"):
+            from power_adc import Divided
+            source = Divided(source, ratio)
         self.source = source
-        self.ratio = ratio
         self.period_ms = period_ms
         self.low_pct = low_pct
         self.ok_pct = ok_pct
@@ -73,8 +66,7 @@ class Battery:
         try:
             s = 0
             for _ in range(4):
-                s += src.millivolts() if hasattr(src, "millivolts") \
-                    else adc_to_mv(src, self.ratio)
+                s += src.millivolts()
         except (OSError, ValueError):
             return False
         mv = s // 4
