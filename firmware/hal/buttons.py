@@ -62,13 +62,6 @@ _NEXT = const(4)
 _POLL = const(8)
 
 
-def latch(st, bit):
-    """The IRQ handler of one button's pin (hal.setup installs it)."""
-    def edge(pin):  # runs as an IRQ: set one bit, nothing more
-        st[_LATCH] |= bit
-    return edge
-
-
 class Buttons:
     # Set by hal.setup.buttons (annotations only: no code, no heap on the device).
     pins: list
@@ -84,6 +77,15 @@ class Buttons:
         # The body is boot-only code (hal.setup, dropped after boot).
         from hal.setup import buttons
         buttons(self, *args, **kw)
+
+    def edge(self, pin):
+        """Every button pin's falling-edge IRQ handler (hal.setup installs it): sets the
+        pin's bit in the latch, nothing more. Pins are matched by identity: machine.Pin
+        hands the handler the very object the driver was given (static on the ESP32)."""
+        pins = self.pins
+        for i in range(_N):
+            if pins[i] is pin:
+                self._st[_LATCH] |= 1 << i
 
     def held(self, b):
         st = self._st

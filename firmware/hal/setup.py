@@ -111,7 +111,6 @@ def display(d, i2c, width=128, height=64, addr=0x3C, kind="ssd1306", rotate=0,
 
 
 def buttons(b, pins, queue, debounce_ms=30, long_ms=600, repeat_ms=150):
-    from hal.buttons import latch
     if debounce_ms < 0 or long_ms <= debounce_ms or repeat_ms < 0:
         raise ValueError("need 0 <= debounce_ms < long_ms and repeat_ms >= 0")
     pins = list(pins) + [None] * (_N - len(pins))
@@ -125,6 +124,7 @@ def buttons(b, pins, queue, debounce_ms=30, long_ms=600, repeat_ms=150):
     b.three = pins[_BACK] is None and pins[_OK] is not None
     b._st = st = bytearray(_N + 2)
     b._t = [0] * (2 * _N + 1)
+    edge = b.edge  # one bound method for every pin
     for i in range(_N):
         p = pins[i]
         if p is None:
@@ -132,7 +132,7 @@ def buttons(b, pins, queue, debounce_ms=30, long_ms=600, repeat_ms=150):
         if p.value() == 0:
             st[i] = _F_DOWN | _F_IGNORE  # held since start: silent until released
         if hasattr(p, "irq"):
-            p.irq(handler=latch(st, 1 << i), trigger=p.IRQ_FALLING)
+            p.irq(handler=edge, trigger=p.IRQ_FALLING)
 
 
 def shaker(sh, queue, sensitivity=3, period_ms=20, cooldown_ms=800, scale=100):
