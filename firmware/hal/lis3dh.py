@@ -1,8 +1,9 @@
-"""LIS3DH accelerometer driver (see hal.shake); loaded only on boards that have one."""
-from hal.accel import Accel
+"""LIS3DH accelerometer driver (see hal.shake); loaded only on boards that have one. It
+shares the MPU6050 driver's setup, register writes and sample scaling."""
+from hal.mpu6050 import MPU6050
 
 
-class LIS3DH(Accel):
+class LIS3DH(MPU6050):
     _ADDR = 0x18
     # High-resolution left-justified 16-bit: 8000 (4 g) / 4000 (8 g) per g.
     _MUL4 = 33

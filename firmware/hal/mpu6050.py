@@ -1,5 +1,7 @@
-"""MPU6050 / MPU6886 accelerometer driver (see hal.shake); loaded only on boards that
-have one."""
+"""MPU6050 / MPU6886 accelerometer driver (see hal.shake), the part on every board
+profile. hal.lis3dh builds on this class: the setup (hal.setup.accel), register writes
+and the scaling of three signed 16-bit samples to 1/256 g are the same for both, and one
+class and module fewer stay loaded."""
 try:
     from time import sleep_ms as _sleep_ms
 except ImportError:  # CPython
@@ -8,14 +10,41 @@ except ImportError:  # CPython
     def _sleep_ms(ms):
         _sleep(ms / 1000)
 
-from hal.accel import Accel
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
+if _TYPES:
+    from machine import I2C
 
 # WHO_AM_I values: MPU6050 (and clones), MPU6500/9250 family, MPU6886.
 _MPU_IDS = b"\x68\x98\x72\x70\x71\x73\x19"
 
 
-class MPU6050(Accel):
+class MPU6050:
+    # Set by hal.setup.accel (annotations only: no code, no heap on the device).
+    i2c: "I2C"
+    addr: int
+    range_g: int
+    who: int
+    x: int
+    y: int
+    z: int
+    _mul: int
+    _buf: bytearray
+    _reg: bytearray
+
+    edges_only = False
     _ADDR = 0x68
+    _MUL4 = 32  # (raw * mul) >> 10 = 1/256 g at +-4 g; twice that at +-8 g
+
+    def __init__(self, *args, **kw):
+        # The body is boot-only code (hal.setup, dropped after boot).
+        from hal.setup import accel
+        accel(self, *args, **kw)
 
     def init(self):
         who = self.i2c.readfrom_mem(self.addr, 0x75, 1)[0]
@@ -44,3 +73,21 @@ class MPU6050(Accel):
             # sample (gravity, noise). A read failure, so the detector re-inits it.
             raise OSError(5)
         self._scale(0)
+
+    def _set(self, reg, val):
+        r = self._reg
+        r[0] = reg
+        r[1] = val
+        self.i2c.writeto(self.addr, r)
+
+    def _scale(self, hi):
+        # hi: 0 for big-endian samples (MPU), 1 for little-endian (LIS3DH).
+        b = self._buf
+        m = self._mul
+        lo = 1 - hi
+        v = (b[hi] << 8) | b[lo]
+        self.x = ((v - 65536 if v & 0x8000 else v) * m) >> 10
+        v = (b[hi + 2] << 8) | b[lo + 2]
+        self.y = ((v - 65536 if v & 0x8000 else v) * m) >> 10
+        v = (b[hi + 4] << 8) | b[lo + 4]
+        self.z = ((v - 65536 if v & 0x8000 else v) * m) >> 10

@@ -1,5 +1,5 @@
 """The constructors of the drivers that stay loaded during a game (hal.display,
-hal.buttons, hal.shake, hal.buzzer and the accelerometers' hal.accel): each class's
+hal.buttons, hal.shake, hal.buzzer and the accelerometers' hal.mpu6050): each class's
 `__init__` hands its arguments to the function here of the same name. Boot-only code:
 hal.bringup drops this module after building the devices, so its code keeps no heap
 while the app runs (no function made here may be kept by a driver: it would keep the
