@@ -53,24 +53,35 @@ except ImportError:  # CPython
     def sleep_ms(ms):
         _time.sleep(ms / 1000)
 
-import store
-from ui import screens, sounds
+from ui import gfx, screens, sounds
+
+_TYPES = const(0)  # the App's attribute types, for pyright (on the device "if 0:" is no code)
+if _TYPES:
+    import power
+    import store
+    from core.dice import Dice
+    from hal.buzzer import Buzzer
+    from hal.devices import Devices
+    from hal.display import Display
+    from hal.events import Queue
+    from hal.shake import Shaker
 
 FRAME_MS = const(33)
-TUMBLE_MS = const(450)      # the tumble after OK
-TUMBLE_MAX = const(4000)    # a shake that never ends still lands
-NOTICE_MS = const(2500)
+_TUMBLE_MS = const(450)      # the tumble after OK
+_TUMBLE_MAX = const(4000)    # a shake that never ends still lands
+_NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _SHAKE_START = const(0x50)
 _SHAKE_END = const(0x60)
 _OFF = const(2)             # power.OFF: display off (and DEEP = 3 beyond it)
 _DEEP = const(3)
+_S_CONTRAST = const(1)    # store.S_CONTRAST
 
 # Modules imported only while their screen is in use; menu() drops them again so a
 # game's code does not keep heap from the next one.
 _LAZY = ("ui.shakeup_screen", "core.shakeup", "ui.frenzy_screen", "ui.frenzy_draw",
          "core.frenzy", "core.frenzy_score", "core.frenzy_load", "core.odds", "ui.settings",
-         "ui.howto", "ui.stats")
+         "ui.howto", "ui.stats", "ui.boot", "ui.gameover")
 
 try:
     import power as _power
@@ -78,10 +89,11 @@ except ImportError:  # power.py not installed: never dim or sleep
     _power = None
 
 
-def _unload(names=_LAZY):
+def _unload(names=None):
+    """Drop modules (default: _LAZY) so their code no longer keeps heap."""
     import sys
     mods = sys.modules
-    for name in names:
+    for name in names or _LAZY:
         if name in mods:
             del mods[name]
             pkg, attr = name.split(".")
@@ -94,48 +106,27 @@ def _unload(names=_LAZY):
 
 
 class App:
+    # Set by ui.boot (annotations only: no code, no heap on the device).
+    board: object
+    dev: "Devices"
+    display: "Display"
+    q: "Queue"
+    buzzer: "Buzzer | None"
+    shaker: "Shaker | None"
+    sensor_missing: bool
+    store: "store.Store"
+    settings: bytearray
+    dice: "Dice"
+    players: int
+    power: "power.Power | None"
+    battery: "power.Battery | None"
+    _blank: "screens.Screen"
+
     def __init__(self, board, fs_root="/", devices=None, source=None):
-        if devices is None:
-            from hal.devices import Devices
-            devices = Devices(board)
-        self.board = board
-        self.dev = devices
-        self.display = devices.display
-        self.fb = devices.display.fb
-        self.q = devices.queue
-        self.buzzer = getattr(devices, "buzzer", None)
-        self.shaker = getattr(devices, "shaker", None)
-        self.sensor_missing = bool(getattr(devices, "sensor_missing", self.shaker is None))
-        self.store = store.Store(fs_root)
-        self.settings = self.store.load_settings()
-        from core.dice import Dice
-        self.dice = Dice(source if source is not None else devices.source)
-        self.now = 0
-        self.frame = 0
-        self.tumbling = False
-        self._tumble_t0 = 0
-        self._by_shake = False
-        self._rattle_next = 0
-        self.holder = -1
-        self.players = 0
-        self.notice = None
-        self.notice2 = None
-        self._notice_t = 0
-        self._told_sensor = False
-        self.level = 0
-        self.power = _power.Power(self.settings) if _power is not None else None
-        bat = getattr(devices, "battery", None)  # low-battery watch (power.Battery)
-        self.battery = _power.Battery(bat) if bat is not None and _power is not None else None
-        self._blank = screens.Screen(self)  # stands in while screens change
-        self.screen = self._blank
-        self._menu = None
-        self.go = 0  # a game to start (kind << 4 | players) or continue (-1): see _go()
-        self.apply_settings()
-        from ui.menu import Splash
-        self.show(Splash(self))
-        if self.store.problem:
-            self.say(self.store.problem)
-            self.store.problem = None
+        # Once per boot: the code is in ui.boot, loaded for this and dropped after.
+        from ui.boot import boot
+        _unload(("ui.boot",))
+        boot(self, board, fs_root, devices, source)
 
     # ---- services for screens ------------------------------------------------
 
@@ -151,14 +142,9 @@ class App:
     def menu(self):
         self.tumbling = False
         self.screen = self._blank
-        _unload()
-        if self._menu is None:
-            from ui.menu import Menu  # the menu level: dropped again when a game starts
-            self._menu = Menu(self)
-        self.show(self._menu)
-        if self.store.problem:
-            self.say(self.store.problem)
-            self.store.problem = None
+        _unload()  # a game's (or a menu page's) code goes before the menu's comes back
+        from ui.menu import show_menu  # the menu level: dropped again when a game starts
+        show_menu(self)
 
     def say(self, line1, line2=None):
         self.notice = line1
@@ -167,17 +153,20 @@ class App:
         if self.screen is not None:
             self.screen.dirty = True
 
-    def play(self, seq):
+    def play(self, seq=sounds.SELECT):
         if self.buzzer is not None:
             self.buzzer.play(seq)
 
-    def play_select(self):
-        self.play(sounds.SELECT)
+    play_select = play  # the cursor click (play's default)
 
-    def start_roll(self):
-        """OK at a rolling moment: a short tumble, then screen.roll()."""
+    def start_roll(self, by_shake=False):
+        """OK at a rolling moment: a short tumble, then screen.roll(). by_shake: a shake
+        started (step()): the dice tumble until it ends."""
         if not self.tumbling and self.screen.rolling:
-            self._tumble(False)
+            self.tumbling = True
+            self._by_shake = by_shake
+            self._tumble_t0 = self._rattle_next = self.now
+            self.screen.dirty = True
 
     def hand_to(self, seat):
         if seat == self.holder:
@@ -188,79 +177,40 @@ class App:
         self.show(screens.Pass(self, seat, self.screen))
         return True
 
-    def passed(self, pass_screen):
-        self.holder = pass_screen.seat
-        self.show(pass_screen.back)
-
     def save(self, kind, game, ui=b""):
         try:
             self.store.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
 
+    # The game's end: the code is in ui.gameover, loaded then.
     def finish(self, kind, game, best_round=0, total=0):
-        st = self.store.load_stats()
-        store.record_game(st, kind, game.winner, best_round, total)
-        self.store.save_stats(st)
-        self.store.clear_game()
+        from ui.gameover import finish
+        _unload(("ui.gameover",))  # (Frenzy shows its own winner: nothing else needed)
+        finish(self, kind, game, best_round, total)
 
     def win(self, seat, line1=None, line2=None):
+        _unload()  # the game's code goes once it returns: OK on Win goes to the menu
+        from ui.gameover import Win
         self.play(sounds.WIN)
-        self.show(screens.Win(self, seat, line1, line2))
+        self.show(Win(self, seat, line1, line2))
 
-    def apply_settings(self):
-        """Settings take effect at once (the Settings screen calls this on a change)."""
-        s = self.settings
-        try:
-            self.display.contrast(s[store.S_CONTRAST])
-        except OSError:
-            pass
-        if self.buzzer is not None:
-            self.buzzer.muted = not s[store.S_SOUND]
-        sh = self.shaker
-        if sh is not None and hasattr(sh, "sensitivity"):
-            sh.sensitivity = s[store.S_SENS]
-        if self.power is not None:
-            self.power.configure(s)
-            self.power.shown = -1  # re-send the contrast on the next frame
-
-    def save_settings(self):
-        self.store.save_settings(self.settings)
-
-    def resume(self):
-        """Continue the saved game (main.py after a crash; the menu sets go = -1)."""
-        self._go(-1)
-
-    def _go(self, g):
+    def _go(self, g=-1):
         """Start (g = kind << 4 | players) or continue (g = -1) a game. The menu asks
         for it by setting `go`; step() calls this after update() returned, so no menu
         code is running and the menu level (ui.menu) is dropped before the game's
-        modules load (ui.launch does the rest)."""
+        modules load (ui.launch does the rest, and is dropped as it starts)."""
         self.go = 0
         self.screen = self._blank
-        self._menu = None
         _unload(("ui.menu",))
         gc.collect()
         from ui.launch import launch
+        _unload(("ui.launch",))
         launch(self, g)
 
+    resume = _go  # continue the saved game (main.py after a crash or a wake)
+
     # ---- the frame ---------------------------------------------------------------
-
-    def _tumble(self, by_shake):
-        self.tumbling = True
-        self._by_shake = by_shake
-        self._tumble_t0 = self.now
-        self._rattle_next = self.now
-        self.screen.dirty = True
-
-    def _land(self):
-        self.tumbling = False
-        scr = self.screen
-        scr.dirty = True
-        if self.shaker is not None and hasattr(self.shaker, "cooldown"):
-            self.shaker.cooldown(self.now)
-        self.play(sounds.LAND)
-        scr.roll()
 
     def step(self, now_ms):
         self.now = now_ms
@@ -280,29 +230,36 @@ class App:
                 if bt is not None:
                     bt.ignore_held()  # held on, it stays silent (no repeat) until let go
         scr = self.screen
+        landed = False  # the shake that tumbles the dice ended in this frame's events
         if n:
             buf = q.buf
             for i in range(n):
                 kind = buf[i] & 0xF0
                 if kind == _SHAKE_START:
-                    if scr.rolling and not self.tumbling:
-                        self._tumble(True)
-                elif kind == _SHAKE_END:
-                    if self.tumbling and self._by_shake:
-                        self._land()
-                        n = 0  # the rest of this frame's events fell during the shake
-                        break
-        if self.tumbling:
-            t = self.elapsed(self._tumble_t0)
-            if t >= TUMBLE_MAX or (not self._by_shake and t >= TUMBLE_MS):
-                self._land()
+                    self.start_roll(True)
+                elif kind == _SHAKE_END and self.tumbling and self._by_shake:
+                    landed = True
+                    n = 0  # the rest of this frame's events fell during the shake
+                    break
+        busy = self.tumbling
+        if busy:
+            t = ticks_diff(now_ms, self._tumble_t0)
+            if landed or t >= _TUMBLE_MAX or (not self._by_shake and t >= _TUMBLE_MS):
+                self.tumbling = False
+                scr.dirty = True
+                sh = self.shaker
+                if sh is not None and hasattr(sh, "cooldown"):
+                    sh.cooldown(now_ms)
+                self.play(sounds.LAND)
+                scr.roll()
+                busy = not landed  # after a shake the screen updates in this frame too
             else:
                 if self.frame & 1:
                     scr.dirty = True
                 if ticks_diff(now_ms, self._rattle_next) >= 0:
                     self.play(sounds.RATTLE)
                     self._rattle_next = ticks_add(now_ms, 200)
-        else:
+        if not busy:
             if not n:
                 q.n = 0  # events that only woke the display are dropped
             scr.update(q)
@@ -315,17 +272,23 @@ class App:
             if self.sensor_missing or (sh is not None and getattr(sh, "failed", False)):
                 self._told_sensor = True
                 self.say("NO SHAKE SENSOR:", "PRESS OK TO ROLL")
-        if self.notice is not None and self.elapsed(self._notice_t) >= NOTICE_MS:
-            self.notice = None
-            self.notice2 = None
+        line2 = self.notice2
+        if self.notice is not None and ticks_diff(now_ms, self._notice_t) >= _NOTICE_MS:
+            self.notice = line2 = self.notice2 = None
             scr.dirty = True
         if scr.dirty:
             scr.dirty = False
-            fb = self.fb
+            fb = self.display.fb
             fb.fill(0)
             scr.draw(fb)
             if self.notice is not None:
-                self._draw_notice(fb)
+                # The notice: a white bar over the bottom lines, 1 px black above it.
+                y = 48 if line2 else 55
+                fb.fill_rect(0, y - 1, 128, 64 - y + 1, 0)
+                fb.fill_rect(0, y, 128, 64 - y, 1)
+                gfx.center(fb, self.notice, y + 2, 0)
+                if line2:
+                    gfx.center(fb, line2, y + 9, 0)
             # Display.show() never raises: a panel that stopped answering sets ok=False
             # and power.drive_display() brings it back.
             self.display.show()
@@ -334,20 +297,10 @@ class App:
             bz.tick(now_ms)
         if pw is not None:
             self.level = lv = pw.level(now_ms)
-            pw.drive_display(self.display, lv, self.settings[store.S_CONTRAST])
+            pw.drive_display(self.display, lv, self.settings[_S_CONTRAST])
         bat = self.battery
         if bat is not None and bat.update(now_ms):
             self.say("BATTERY LOW", "GAME IS SAVED")  # saved after every decision
-
-    def _draw_notice(self, fb):
-        from ui import gfx
-        h = 16 if self.notice2 else 9
-        y = 64 - h
-        fb.fill_rect(0, y - 1, 128, h + 1, 0)
-        fb.fill_rect(0, y, 128, h, 1)
-        gfx.center(fb, self.notice, y + 2, 0)
-        if self.notice2:
-            gfx.center(fb, self.notice2, y + 9, 0)
 
     def run(self):
         wdt = None

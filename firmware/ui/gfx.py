@@ -26,9 +26,7 @@ Stable API (the Frenzy screens use it too):
   mark(fb, x, y, w) set-aside mark: a 2-px bar of width w at (x, y)
   caret(fb, x, y, w) selection cursor: an up-pointing 5x3 triangle centred in w at y
   arrow(fb, x, y, c=1) right-pointing 3x5 triangle (menu cursor) with top-left (x, y)
-  pawn(fb, x, y, c=1) 3x5 pawn;  pawn_big(fb, x, y, c=1) 5x8 pawn
-  bar(fb, x, y, w, h, num, den) outlined bar filled num/den
-  hrule(fb, y) dotted horizontal rule across the screen
+  pawn(fb, x, y, c=1) 3x5 pawn
 """
 from ui import font
 
@@ -193,24 +191,3 @@ def pawn(fb, x, y, c=1):
     fb.pixel(x + 1, y + 2, c)
     fb.pixel(x + 1, y + 3, c)
     fb.hline(x, y + 4, 3, c)
-
-
-def pawn_big(fb, x, y, c=1):
-    fb.fill_rect(x + 1, y, 3, 3, c)
-    fb.pixel(x + 2, y + 1, 1 - c)
-    fb.hline(x, y + 3, 5, c)
-    fb.fill_rect(x + 1, y + 4, 3, 2, c)
-    fb.fill_rect(x, y + 6, 5, 2, c)
-
-
-def bar(fb, x, y, w, h, num, den):
-    fb.rect(x, y, w, h, 1)
-    if den > 0:
-        fill = (w - 4) * num // den
-        if fill > 0:
-            fb.fill_rect(x + 2, y + 2, fill, h - 4, 1)
-
-
-def hrule(fb, y):
-    for x in range(0, W, 2):
-        fb.pixel(x, y, 1)

@@ -1,16 +1,11 @@
-"""Starting or continuing a game: run by app._go() once the menu level is dropped, and
-dropped itself as it starts (it is not needed again until the next game)."""
+"""Starting or continuing a game: run by app._go() once the menu level is dropped;
+app._go() drops this module as it starts (it is not needed again until the next game)."""
 import store
 from ui.screens import KIND_SHAKEUP
 
 
 def launch(app, g):
     """g = kind << 4 | players: a new game; g = -1: continue the saved one."""
-    import sys
-    sys.modules.pop("ui.launch", None)
-    pkg = sys.modules.get("ui")
-    if pkg is not None and hasattr(pkg, "launch"):
-        delattr(pkg, "launch")
     if g < 0:
         resume(app)
     else:

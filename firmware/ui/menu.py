@@ -181,6 +181,26 @@ class Setup(Screen):
 
 # ---- menu actions (were App methods) -------------------------------------------------
 
+_menu = None  # the Menu, kept while this module is loaded (its cursor stays put)
+
+
+def show_menu(app, splash=False):
+    """app.menu() (and the boot, with the splash): show the menu, and a problem the
+    store found (a damaged file) as a notice."""
+    global _menu
+    if splash:
+        scr = Splash(app)
+    else:
+        if _menu is None or _menu.app is not app:  # (tests run several Apps)
+            _menu = Menu(app)
+        scr = _menu
+    app.show(scr)
+    st = app.store
+    if st.problem:
+        app.say(st.problem)
+        st.problem = None
+
+
 def choose(app, item):
     if item == "CONTINUE":
         app.go = -1  # app._go() continues it once the menu's code has returned

@@ -1,4 +1,4 @@
-"""The screen framework and the small shared screens (splash, menu, setup, pass, win).
+"""The screen framework and the pass screen the games share.
 
 A screen is a named state of the interface. The app keeps one current screen and, each
 frame, calls `update(q)` with the frame's events and `draw(fb)` only when `dirty`.
@@ -51,8 +51,9 @@ App services a screen may use (firmware/app.py):
                           screen for ~2.5 s (e.g. "No shake sensor: press OK to roll")
   app.sensor_missing      True when there is no working shake sensor
 
-Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass, Win. The splash, the
-main menu and the setup are in ui.menu, loaded only while the menu is up.
+Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass. The splash, the
+main menu and the setup are in ui.menu, loaded only while the menu is up; the winner
+screen (Win) is in ui.gameover, loaded when a game ends.
 """
 from ui import gfx
 
@@ -100,9 +101,6 @@ class Screen:
         self.app = app
         self.dirty = True
 
-    def enter(self):
-        self.dirty = True
-
     def update(self, q):
         buf = q.buf
         for i in range(q.n):
@@ -110,14 +108,11 @@ class Screen:
             if k >= 0:
                 self.on_key(k)
 
-    def on_key(self, k):
-        pass
+    def enter(self, arg=None):
+        """Nothing by default (app.show() marks the screen dirty); nor do on_key(k),
+        draw(fb) and roll() (game screens: see the module doc): one no-op serves all."""
 
-    def draw(self, fb):
-        pass
-
-    def roll(self):
-        """Game screens: the tumble ended, apply the ROLL now (see the module doc)."""
+    on_key = draw = roll = enter
 
 
 class Pass(Screen):
@@ -130,42 +125,15 @@ class Pass(Screen):
         self.back = back
 
     def on_key(self, k):
+        app = self.app
         if k == OK:
-            self.app.passed(self)
+            app.holder = self.seat
+            app.show(self.back)
         elif k == BACK:
-            self.app.menu()
+            app.menu()
 
     def draw(self, fb):
         fb.fill(1)
         gfx.center(fb, "PASS TO", 6, 0, gfx.MEDIUM)
         gfx.big_center(fb, COLOURS[self.seat], 22, 0)
         gfx.center(fb, "OK WHEN READY", 52, 0)
-
-
-class Win(Screen):
-    """The winner; OK goes back to the menu."""
-    NAME = "win"
-
-    def __init__(self, app, seat, line1=None, line2=None):
-        Screen.__init__(self, app)
-        self.seat = seat
-        self.line1 = line1
-        self.line2 = line2
-        self.t0 = app.now
-
-    def on_key(self, k):
-        # A short grace time so a button mashed at the winning move is not lost on it.
-        if (k == OK or k == BACK) and self.app.elapsed(self.t0) >= 600:
-            self.app.menu()
-
-    def draw(self, fb):
-        gfx.big_center(fb, COLOURS[self.seat], 2)
-        gfx.center(fb, "WINS!", 20, 1, gfx.MEDIUM)
-        for i in range(5):
-            gfx.pawn_big(fb, 8 + i * 8, 20)
-            gfx.pawn_big(fb, 82 + i * 8, 20)
-        if self.line1:
-            gfx.center(fb, self.line1, 34)
-        if self.line2:
-            gfx.center(fb, self.line2, 42)
-        gfx.center(fb, "OK: MENU", 57)

@@ -4,6 +4,7 @@ BACK (or DONE) saves through the store and returns to the menu. The rules option
 games."""
 from ui import gfx
 from ui.screens import BACK, NEXT, OK, PREV, Screen
+from ui.boot import apply_settings  # (app.menu() drops ui.boot with this module)
 
 # store.S_* indices (the ui does not import store).
 _S_SOUND = 0
@@ -72,8 +73,9 @@ class Settings(Screen):
         elif k == PREV:
             self.cur = (self.cur - 1) % n
         elif k == BACK or (k == OK and self.cur == n - 1):
-            self.app.save_settings()
-            self.app.menu()
+            app = self.app
+            app.store.save_settings(app.settings)
+            app.menu()
             return
         elif k == OK:
             self._change(self.cur)
@@ -96,7 +98,7 @@ class Settings(Screen):
                 j = k + 1
                 break
         s[idx] = cycle[j % len(cycle)]
-        self.app.apply_settings()
+        apply_settings(self.app)
         self._texts()
 
     def draw(self, fb):
