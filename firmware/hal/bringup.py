@@ -1,6 +1,7 @@
 """Builds hal.devices.Devices from a board profile: boot-only code, imported by
-Devices() and dropped from sys.modules again (with hal.sensor and the drivers'
-constructors, hal.setup), so it keeps no heap while the app runs."""
+Devices() and dropped from sys.modules again (with hal.sensor, the drivers'
+constructors in hal.setup, and hal.devices, which only names hal.events.Devices), so it
+keeps no heap while the app runs."""
 import sys
 from os import urandom
 
@@ -34,7 +35,7 @@ def build(dev, profile):
         dev.source = urandom  # hal.rng.source, without keeping hal.rng loaded
     finally:
         pkg = sys.modules.get("hal")
-        for name in ("bringup", "sensor", "setup"):
+        for name in ("bringup", "sensor", "setup", "devices"):
             sys.modules.pop("hal." + name, None)
             if pkg is not None and hasattr(pkg, name):
                 delattr(pkg, name)

@@ -20,43 +20,9 @@
   "ctrl", "ctrl_level" (a pin that switches the divider on while reading)};
 - `source`: os.urandom (what hal.rng.source is).
 `poll(now_ms)` polls buttons and shaker into `queue` once per frame.
+
+The class lives in hal.events, which stays loaded anyway; this module only names it and
+is dropped again (with hal.bringup) once the devices are built, so it keeps no heap.
 """
 
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
-_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
-if _TYPES:
-    from hal.buttons import Buttons
-    from hal.buzzer import Buzzer
-    from hal.display import Display
-    from hal.events import Queue
-    from hal.shake import Shaker
-
-
-class Devices:
-    # Set by hal.bringup.build (annotations only: no code, no heap on the device).
-    i2c: object
-    queue: "Queue"
-    display: "Display"
-    shaker: "Shaker | None"
-    sensor_missing: bool
-    buttons: "Buttons"
-    buzzer: "Buzzer"
-    battery: object
-    source: object
-
-    def __init__(self, profile):
-        # The building is boot-only code (hal.bringup drops itself and hal.sensor again,
-        # so their heap goes).
-        from hal import bringup
-        bringup.build(self, profile)
-
-    def poll(self, now):
-        self.buttons.poll(now)
-        if self.shaker is not None:
-            self.shaker.poll(now)
+from hal.events import Devices  # noqa: F401  (see above)
