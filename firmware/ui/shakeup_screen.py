@@ -85,6 +85,7 @@ _T = ("NONE|PAIR|MOVE|BIG!|SPECIAL ADVANTAGE:|UP, PENALIZE, AGAIN|MOVE UP, THEN|
 
 # Die i at x = 12 + 29 * i; level lv (1-4, 4 = SAFE) on the row at y = 48 - 10 * lv.
 _DIE_Y = const(10)
+_DIE_L = const(17)  # gfx.DIE_L, the large die's size (gfx.die's default)
 _C_SHAKE = const(4)
 _C_STOP = const(5)
 _COL_X = const(14)
@@ -364,17 +365,17 @@ class ShakeUpScreen(Screen):
                 if all_tumble or (tumbling and not pend >> i & 1):
                     # Tumbling faces: a cheap scramble of the frame number.
                     gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
-                            (f * 5 + i * 3 + (f >> 2)) % 6 + 1, gfx.DIE_L)
+                            (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
                     continue
-                gfx.die(fb, x, _DIE_Y, g.dice[i], gfx.DIE_L, bool(pend >> i & 1))
+                gfx.die(fb, x, _DIE_Y, g.dice[i], _DIE_L, bool(pend >> i & 1))
                 if held >> i & 1:
-                    gfx.mark(fb, x, _DIE_Y + 19, gfx.DIE_L)
+                    gfx.mark(fb, x, _DIE_Y + 19, _DIE_L)
             if all_tumble:
                 gfx.center(fb, "SHAKING...", 44)
                 return
             c = self.cur
             if c < 4:
-                gfx.caret(fb, 12 + 29 * c, 32, gfx.DIE_L)
+                gfx.caret(fb, 12 + 29 * c, 32, _DIE_L)
             # Caret on page 4, buttons on page 5 only, a hint that does not follow the
             # cursor: a cursor move sends at most 2 display pages.
             for b in range(2):  # the SHAKE and STOP buttons
@@ -393,20 +394,20 @@ class ShakeUpScreen(Screen):
             n = g.players
             cw = 128 // n
             for s in range(n):
-                x = s * cw + (cw - gfx.DIE_L) // 2
+                x = s * cw + (cw - _DIE_L) // 2
                 name = COLOURS[s]
                 if s == me and g.phase == _PH_ROLLOFF and not self.info:
                     gfx.label(fb, name, s * cw + (cw - gfx.width(name)) // 2 - 1, 10)
                 else:
                     gfx.center(fb, name, 11, 1, gfx.SMALL, 1, s * cw, cw)
                 if tumbling and s == me:
-                    gfx.die(fb, x + (f & 1), 20, (f * 5 + s * 3 + (f >> 2)) % 6 + 1, gfx.DIE_L)
+                    gfx.die(fb, x + (f & 1), 20, (f * 5 + s * 3 + (f >> 2)) % 6 + 1)
                 else:
-                    gfx.die(fb, x, 20, g.rolloff[s], gfx.DIE_L)
+                    gfx.die(fb, x, 20, g.rolloff[s])
             y = 44
         elif v == RESULT:
             for i in range(4):
-                gfx.die(fb, 12 + 29 * i, 0, g.dice[i], gfx.DIE_L)
+                gfx.die(fb, 12 + 29 * i, 0, g.dice[i])
             gfx.banner(fb, self.banner, 20)
             y = 34
         else:
