@@ -2,7 +2,8 @@
 from hypothesis import given, settings, strategies as st
 
 from core import frenzy as F
-from core.frenzy import Game, score, selections, COMMON_BIT
+from core.frenzy import Game, COMMON_BIT
+from core.frenzy_score import is_farkle, score, selections
 from core.dice import Dice, Seeded
 from test_frenzy_round import play_checked, Policy
 
@@ -62,7 +63,7 @@ def test_selections_are_exactly_the_scoring_subsets(rolled, common, o):
         if m & COMMON_BIT:
             vals.append(common)
         assert got.get(m, 0) == score(vals, o)
-    assert F.is_farkle(rolled, common) == (not got)
+    assert is_farkle(rolled, common) == (not got)
 
 
 @settings(max_examples=60, deadline=None)

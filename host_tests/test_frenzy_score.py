@@ -4,7 +4,7 @@ selections with the Common Die, the Farkle test, and an exhaustive comparison wi
 an independent (slow, recursive) reference scorer written here."""
 
 from checks import raises as _raises
-from core.frenzy import score, is_farkle, selections, COMMON_BIT
+from core.frenzy_score import score, is_farkle, selections, COMMON_BIT
 from core.dice import TWOX, WILD
 
 

@@ -1,7 +1,7 @@
 """Farkle Frenzy rules engine (RULES.md section 2), a state machine over step records.
 
-Scoring lives in core.frenzy_score; this module re-exports score, is_farkle,
-selections and COMMON_BIT.
+The scoring a game needs (points_of, the Farkle test) is below; the checked public
+helpers score, is_farkle and selections are in core.frenzy_score.
 
 A round is a pure function of the players' per-step records (`resolve`). Each seat
 keeps one bytearray, 4 bytes per step: a code byte and its running total after the
@@ -52,17 +52,144 @@ except ImportError:
         return x
 
 from core.dice import TWOX, WILD
-from core.frenzy_score import (  # score, is_farkle, selections: re-exported
-    _POP,
-    COMMON_BIT,
-    _is_farkle,
-    _selections,
-    _table,
-    is_farkle,  # noqa: F401
-    points_of,
-    score,  # noqa: F401
-    selections,  # noqa: F401
-)
+
+# ---- scoring kernel -----------------------------------------------------------
+# What a game needs to score lives here; the checked public helpers (score,
+# is_farkle, selections) are in core.frenzy_score, which a game never loads.
+# A set of dice (rolled dice plus the Common Die's number when it is used) scores
+# when ALL of it splits into combinations; its score is the best such split. Every
+# combination except the six-dice ones (straight, three pairs, four of a kind plus a
+# pair, two triplets) uses one value only, so the best split is the sum of the best
+# split of each value's count, compared with the six-dice combinations when there
+# are six dice. Sets are handled as a "key": the count of value v in bits
+# 3(v-1)..3(v-1)+2.
+
+COMMON_BIT = 0x20
+_BAD = const(255)
+
+# Best score of k dice (k = 0..6) all showing value v, in units of 50; _BAD when
+# they cannot all be used. Row v-1 of 7 entries; first 42 bytes for three 1s =
+# 300, the next 42 for three 1s = 1000. Worked out per count:
+#   1s: 1 -> 100, 2 -> 200, 3 -> 300|1000, 4 -> four of a kind 1000 (or with
+#       the 1000 table three 1s + a 1 = 1100), 5 -> 2000, 6 -> 3000
+#   5s: 50, 100, 500, 1000, 2000, 3000
+#   2,3,4,6: only 3+ of them: N x 100, 1000, 2000, 3000
+# Then (offset 84) the population count of 5-bit masks, 32 bytes.
+_B = _BAD
+_PER_VALUE = bytes((
+    0, 2, 4, 6, 20, 40, 60,
+    0, _B, _B, 4, 20, 40, 60,
+    0, _B, _B, 6, 20, 40, 60,
+    0, _B, _B, 8, 20, 40, 60,
+    0, 1, 2, 10, 20, 40, 60,
+    0, _B, _B, 12, 20, 40, 60,
+    0, 2, 4, 20, 22, 40, 60,
+    0, _B, _B, 4, 20, 40, 60,
+    0, _B, _B, 6, 20, 40, 60,
+    0, _B, _B, 8, 20, 40, 60,
+    0, 1, 2, 10, 20, 40, 60,
+    0, _B, _B, 12, 20, 40, 60,
+    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+))
+_POP = const(84)
+
+
+def _table(ones):
+    if ones == 300:
+        return 0
+    if ones == 1000:
+        return 42
+    raise ValueError("three 1s score 300 or 1000, got %r" % (ones,))
+
+
+def _score_key(key, n, t):
+    """Best complete split of the set `key` of `n` dice; 0 if none."""
+    tot = 0
+    k = key
+    i = t
+    while k:
+        x = _PER_VALUE[i + (k & 7)]
+        if x == _BAD:
+            tot = -1
+            break
+        tot += x
+        k >>= 3
+        i += 7
+    best = tot * 50 if tot > 0 else 0
+    if n == 6:
+        # Six-dice combinations: count how many values show 1, 2, 3 or 4 times.
+        k = key
+        ones_ = twos = threes = fours = 0
+        while k:
+            c = k & 7
+            if c == 1:
+                ones_ += 1
+            elif c == 2:
+                twos += 1
+            elif c == 3:
+                threes += 1
+            elif c == 4:
+                fours += 1
+            k >>= 3
+        six = 0
+        if threes == 2:
+            six = 2500
+        elif ones_ == 6 or twos == 3 or (fours and twos):
+            six = 1500  # straight, three pairs, four of a kind plus a pair
+        if six > best:
+            best = six
+    return best
+
+
+def _is_farkle(rolled, n, common):
+    # Without the Common Die a roll scores when it has a 1, a 5 or three of a kind.
+    # With its number c it also scores with two c's (three of a kind) or with two
+    # pairs beside a single c (three pairs). Everything bigger contains one of these.
+    c = _cnt
+    for i in range(7):
+        c[i] = 0
+    for i in range(n):
+        v = rolled[i]
+        if v == 1 or v == 5:
+            return False
+        c[v] += 1
+        if c[v] >= 3:
+            return False
+    if common is None:
+        return True
+    if c[common] >= 2:
+        return False
+    if c[common] == 1 and n == 5:
+        pairs = 0
+        for v in (2, 3, 4, 6):
+            if c[v] == 2:
+                pairs += 1
+        if pairs == 2:
+            return False
+    return True
+
+
+_cnt = bytearray(7)
+
+
+def points_of(rolled, n, common, mask, t):
+    """Points of one selection `mask` of the first n rolled dice (0 if it does not score)."""
+    if mask & ~(((1 << n) - 1) | COMMON_BIT) or not mask & 0x1F:
+        return 0
+    key = 0
+    k = 0
+    for i in range(n):
+        if mask >> i & 1:
+            key += 1 << 3 * (rolled[i] - 1)
+            k += 1
+    if mask & COMMON_BIT:
+        if common is None:
+            return 0
+        key += 1 << 3 * (common - 1)
+        k += 1
+    return _score_key(key, k, t)
+
 
 RELAY = 0
 LOCKSTEP = 1
@@ -277,6 +404,9 @@ class Game:
         if ph == PH_WILD:
             return [DECLARE | v for v in range(1, 7)]
         if ph == PH_TAKE:
+            # The list of selections lives with the public helpers (the screen
+            # asks points() per mask instead, so a game never loads them).
+            from core.frenzy_score import _selections
             return [TAKE | m for m, _ in
                     _selections(self.rolled, self.nrolled, self.usable(), self._t)]
         if ph == DECIDE:
@@ -333,7 +463,7 @@ class Game:
         j = len(r) - 4
         if ph == PH_TAKE:
             c = r[j]
-            riser = (c >> 3 & 7) + _POP[arg & 0x1F]
+            riser = (c >> 3 & 7) + _PER_VALUE[_POP + (arg & 0x1F)]
             c = (c & 3) | riser << 3 | (c & _CUSED)
             if arg & COMMON_BIT:
                 c |= _CUSED
