@@ -5,24 +5,24 @@ Nothing here allocates while drawing (str iteration of ASCII text does not alloc
 under MicroPython), so screens may redraw every frame during animations.
 
 Stable API (the Frenzy screens use it too):
-  W, H                      screen size (128, 64)
   SMALL, MEDIUM             fonts: (data, widths, height); SMALL is 5 px high (line
                             pitch 6), MEDIUM 7 px (pitch 9). Upper case only: lower
                             case letters are drawn upper case. In SMALL, '@' is a pawn.
                             In MEDIUM, '^' is a multiplication cross (for "2^" = 2x).
   text(fb, s, x, y, c=1, f=SMALL, scale=1) -> x after the text (draws s: str or bytes)
   width(s, f=SMALL, scale=1) -> pixel width of s (no trailing gap)
-  center(fb, s, y, c=1, f=SMALL, scale=1, x0=0, w=W) -> left x used
+  center(fb, s, y, c=1, f=SMALL, scale=1, x0=0, w=128) -> left x used
   right(fb, s, xr, y, c=1, f=SMALL, scale=1) -> left x used (text ends at xr - 1)
   big(fb, s, x, y, c=1) -> x after; MEDIUM at scale 2: 10x14 digits for scores
-  big_center(fb, s, y, c=1, x0=0, w=W)
+  big_center(fb, s, y, c=1, x0=0, w=128)
   label(fb, s, x, y, f=SMALL) -> width; inverted text on a filled box (1 px margin)
   banner(fb, s, y, f=MEDIUM, h=0) full-width inverted bar, text centred (h=0: fit font)
   box(fb, x, y, w, h, c=1) outline with rounded (cut) corners
-  die(fb, x, y, v, size=DIE_L, inv=False) a die: v 1-6 pips, TWOX (7) "2x",
-                            WILD (8) "W", 0 blank, anything else "?"; inv = filled
+  die(fb, x, y, v, size=DIE_L, inv=False) a die: v 1-6 pips, 7 "2x" (the Common
+                            Die's 2X), 8 "W" (WILD), 0 blank, anything else "?"; inv = filled
                             (white die, black pips: the "set aside" look)
-  DIE_L = 17, DIE_S = 12    die sizes (square)
+  DIE_L = 17                the large die's size (square); a smaller size gets the
+                            small die's pip layout (made for 12 px)
   mark(fb, x, y, w) set-aside mark: a 2-px bar of width w at (x, y)
   caret(fb, x, y, w) selection cursor: an up-pointing 5x3 triangle centred in w at y
   arrow(fb, x, y, c=1) right-pointing 3x5 triangle (menu cursor) with top-left (x, y)
@@ -30,68 +30,64 @@ Stable API (the Frenzy screens use it too):
 """
 from ui import font
 
-W = 128
-H = 64
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_W = const(128)  # screen width (height 64)
 SMALL = (font.SMALL, font.SMALL_W, 5)
 MEDIUM = (font.MEDIUM, font.MEDIUM_W, 7)
-DIE_L = 17
-DIE_S = 12
-TWOX = 7
-WILD = 8
+DIE_L = const(17)
+_TWOX = const(7)
+_WILD = const(8)
 
 # Pip layouts per face: bits 0 TL, 1 TR, 2 ML, 3 MR, 4 BL, 5 BR, 6 centre.
 _PIPS = b"\x00\x40\x12\x52\x33\x73\x3f"
 
 
-def _code(ch):
-    o = ch if isinstance(ch, int) else ord(ch)
-    if 97 <= o <= 122:
-        o -= 32
-    if o < 32 or o > 95:
-        o = 63  # '?'
-    return o - 32
-
-
 def width(s, f=SMALL, scale=1):
-    widths = f[1]
-    n = 0
-    for ch in s:
-        w = widths[_code(ch)]
-        if not w:
-            w = widths[31]
-        n += w + 1
-    return (n - 1) * scale if n else 0
+    x = text(None, s, 0, 0, 1, f, scale)
+    return x - scale if x else 0  # no gap after the last glyph
 
 
 def text(fb, s, x, y, c=1, f=SMALL, scale=1):
+    """Draws s at (x, y) -> x after it (and its 1-column gap); fb None: only measures."""
     data, widths, _h = f
     for ch in s:
-        i = _code(ch)
+        o = ch if isinstance(ch, int) else ord(ch)
+        if 97 <= o <= 122:
+            o -= 32  # lower case is drawn upper case
+        i = o - 32 if 32 <= o <= 95 else 31  # no glyph: '?'
         w = widths[i]
         if not w:
             i = 31
             w = widths[31]
-        base = i * 5
-        for col in range(w):
-            bits = data[base + col]
-            yy = y
-            while bits:
-                if bits & 1:
-                    run = 0
-                    while bits & 1:
-                        run += 1
+        if fb is None:
+            x += w * scale
+        else:
+            base = i * 5
+            for col in range(w):
+                bits = data[base + col]
+                yy = y
+                while bits:
+                    if bits & 1:
+                        run = 0
+                        while bits & 1:
+                            run += 1
+                            bits >>= 1
+                        fb.fill_rect(x, yy, scale, run * scale, c)
+                        yy += run * scale
+                    else:
                         bits >>= 1
-                    fb.fill_rect(x, yy, scale, run * scale, c)
-                    yy += run * scale
-                else:
-                    bits >>= 1
-                    yy += scale
-            x += scale
+                        yy += scale
+                x += scale
         x += scale
     return x
 
 
-def center(fb, s, y, c=1, f=SMALL, scale=1, x0=0, w=W):
+def center(fb, s, y, c=1, f=SMALL, scale=1, x0=0, w=_W):
     x = x0 + (w - width(s, f, scale)) // 2
     text(fb, s, x, y, c, f, scale)
     return x
@@ -107,7 +103,7 @@ def big(fb, s, x, y, c=1):
     return text(fb, s, x, y, c, MEDIUM, 2)
 
 
-def big_center(fb, s, y, c=1, x0=0, w=W):
+def big_center(fb, s, y, c=1, x0=0, w=_W):
     return center(fb, s, y, c, MEDIUM, 2, x0, w)
 
 
@@ -121,7 +117,7 @@ def label(fb, s, x, y, f=SMALL):
 def banner(fb, s, y, f=MEDIUM, h=0):
     if not h:
         h = f[2] + 4
-    fb.fill_rect(0, y, W, h, 1)
+    fb.fill_rect(0, y, _W, h, 1)
     center(fb, s, y + (h - f[2]) // 2, 0, f)
 
 
@@ -160,9 +156,9 @@ def die(fb, x, y, v, size=DIE_L, inv=False):
         return
     if v == 0:
         return
-    s = "2^" if v == TWOX else ("W" if v == WILD else "?")
+    s = "2^" if v == _TWOX else ("W" if v == _WILD else "?")
     f = MEDIUM if size >= DIE_L else SMALL
-    if v == TWOX and f is SMALL:
+    if v == _TWOX and f is SMALL:
         s = "2X"
     tw = width(s, f)
     text(fb, s, x + (size - tw) // 2, y + (size - f[2]) // 2, fg, f)

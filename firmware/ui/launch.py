@@ -1,7 +1,14 @@
 """Starting or continuing a game: run by app._go() once the menu level is dropped;
 app._go() drops this module as it starts (it is not needed again until the next game)."""
 import store
-from ui.screens import KIND_SHAKEUP
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_KIND_SHAKEUP = const(1)  # store.KIND_SHAKEUP
 
 
 def launch(app, g):
@@ -14,7 +21,7 @@ def launch(app, g):
 
 def _classes(kind):
     """The game's core module and screen class (Shake Up or Frenzy)."""
-    if kind == KIND_SHAKEUP:
+    if kind == _KIND_SHAKEUP:
         from core import shakeup
         from ui.shakeup_screen import ShakeUpScreen
         return shakeup, ShakeUpScreen
@@ -27,7 +34,7 @@ def start(app, kind, players):
     """A new game from the setup screen; the one who set it up holds the device."""
     mod, cls = _classes(kind)
     s = app.settings
-    if kind == KIND_SHAKEUP:
+    if kind == _KIND_SHAKEUP:
         game = mod.Game(players, bool(s[store.S_SPOTS]), app.dice)
     else:
         game = mod.Game(players, s[store.S_SCHEDULE], 1000 if s[store.S_ONES] else 300,

@@ -5,8 +5,16 @@ Loaded only while the menu is up: starting or continuing a game drops this modul
 game) and app.menu() loads it again.
 """
 from ui import gfx
-from ui.screens import (BACK, COLOURS, INITIALS, KIND_FRENZY, KIND_SHAKEUP, NEXT, OK, PREV,
-                        Screen, key)
+from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_KIND_SHAKEUP = const(1)  # store.KIND_*
+_KIND_FRENZY = const(2)
 
 
 class Splash(Screen):
@@ -144,9 +152,9 @@ class Setup(Screen):
     def __init__(self, app, kind):
         Screen.__init__(self, app)
         self.kind = kind
-        self.lo = 2 if kind == KIND_SHAKEUP else 1
+        self.lo = 2 if kind == _KIND_SHAKEUP else 1
         self.n = 2
-        self.title = "SHAKE UP" if kind == KIND_SHAKEUP else "FARKLE FRENZY"
+        self.title = "SHAKE UP" if kind == _KIND_SHAKEUP else "FARKLE FRENZY"
 
     def on_key(self, k):
         if k == NEXT:
@@ -205,9 +213,9 @@ def choose(app, item):
     if item == "CONTINUE":
         app.go = -1  # app._go() continues it once the menu's code has returned
     elif item == "SHAKE UP":
-        app.show(Setup(app, KIND_SHAKEUP))
+        app.show(Setup(app, _KIND_SHAKEUP))
     elif item == "FARKLE FRENZY":
-        app.show(Setup(app, KIND_FRENZY))
+        app.show(Setup(app, _KIND_FRENZY))
     elif item == "SETTINGS":
         from ui.settings import Settings
         app.show(Settings(app))

@@ -68,26 +68,20 @@ PREV = const(0)
 NEXT = const(1)
 OK = const(2)
 BACK = const(3)
-PRESS = const(0x10)
-LONG = const(0x30)
-REPEAT = const(0x40)
-SHAKE_START = const(0x50)
-SHAKE_END = const(0x60)
+_PRESS = const(0x10)
+_REPEAT = const(0x40)
 
 COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
 INITIALS = "RGBY"
-
-KIND_SHAKEUP = const(1)
-KIND_FRENZY = const(2)
 
 
 def key(ev):
     """The button of a PRESS/REPEAT event (REPEAT only for PREV/NEXT), else -1."""
     kind = ev & 0xF0
     b = ev & 0x0F
-    if kind == PRESS:
+    if kind == _PRESS:
         return b
-    if kind == REPEAT and b <= NEXT:
+    if kind == _REPEAT and b <= NEXT:
         return b
     return -1
 
