@@ -129,7 +129,7 @@ def draw(scr, fb):
     if ph == fz.PH_TAKE and cur_item <= _IT_COMMON:
         gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
     if ph != fz.COMMON:
-        x = gfx.big(fb, scr.t_run, 0, 31)
+        x = gfx.text(fb, scr.t_run, 0, 31, 1, gfx.MEDIUM, 2)
         if c == _TWOX:
             gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
         if scr.t_pts:
@@ -167,7 +167,7 @@ def draw(scr, fb):
 
 def _overlay(scr, fb, v):
     if v == _FARKLE:
-        gfx.big_center(fb, "FARKLE", 1)
+        gfx.center(fb, "FARKLE", 1, 1, gfx.MEDIUM, 2)
         ov = scr.ov
         n = ov[_ND]
         x0 = (128 - (n * _DX - 2)) // 2
@@ -180,7 +180,7 @@ def _overlay(scr, fb, v):
         gfx.banner(fb, "RISER FILLED", 0)
         gfx.center(fb, scr.t_a, 16)
         gfx.center(fb, scr.t_b, 26, 1, gfx.MEDIUM)
-        gfx.big_center(fb, scr.t_c, 38)
+        gfx.center(fb, scr.t_c, 38, 1, gfx.MEDIUM, 2)
         gfx.right(fb, "OK", 128, 58)
     elif v == _WARN:
         gfx.banner(fb, "STOP?", 0)
@@ -203,9 +203,9 @@ def _overlay(scr, fb, v):
             y += 10
         gfx.text(fb, scr.t_b, 0, 58)
     else:  # the winner
-        gfx.big_center(fb, COLOURS[scr.game.winner], 0)
+        gfx.center(fb, COLOURS[scr.game.winner], 0, 1, gfx.MEDIUM, 2)
         gfx.center(fb, "WINS WITH", 16)
-        gfx.big_center(fb, scr.t_b, 24)
+        gfx.center(fb, scr.t_b, 24, 1, gfx.MEDIUM, 2)
         y = 43
         for i in range(3):
             if scr.t_rows[i]:

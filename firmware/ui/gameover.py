@@ -30,7 +30,7 @@ class Win(Screen):
             self.app.menu()
 
     def draw(self, fb):
-        gfx.big_center(fb, COLOURS[self.seat], 2)
+        gfx.center(fb, COLOURS[self.seat], 2, 1, gfx.MEDIUM, 2)
         gfx.center(fb, "WINS!", 20, 1, gfx.MEDIUM)
         for i in range(10):
             # Five 5x8 pawns each side: head with an eye, collar, body, base.

@@ -9,12 +9,11 @@ Stable API (the Frenzy screens use it too):
                             pitch 6), MEDIUM 7 px (pitch 9). Upper case only: lower
                             case letters are drawn upper case. In SMALL, '@' is a pawn.
                             In MEDIUM, '^' is a multiplication cross (for "2^" = 2x).
+                            MEDIUM at scale 2: the 10x14 digits of the big numbers.
   text(fb, s, x, y, c=1, f=SMALL, scale=1) -> x after the text (draws s: str or bytes)
   width(s, f=SMALL, scale=1) -> pixel width of s (no trailing gap)
   center(fb, s, y, c=1, f=SMALL, scale=1, x0=0, w=128) -> left x used
   right(fb, s, xr, y, c=1, f=SMALL, scale=1) -> left x used (text ends at xr - 1)
-  big(fb, s, x, y, c=1) -> x after; MEDIUM at scale 2: 10x14 digits for scores
-  big_center(fb, s, y, c=1, x0=0, w=128)
   label(fb, s, x, y, f=SMALL) -> width; inverted text on a filled box (1 px margin)
   banner(fb, s, y, f=MEDIUM, h=0) full-width inverted bar, text centred (h=0: fit font)
   box(fb, x, y, w, h, c=1) outline with rounded (cut) corners
@@ -23,10 +22,8 @@ Stable API (the Frenzy screens use it too):
                             (white die, black pips: the "set aside" look)
   DIE_L = 17                the large die's size (square); a smaller size gets the
                             small die's pip layout (made for 12 px)
-  mark(fb, x, y, w) set-aside mark: a 2-px bar of width w at (x, y)
   caret(fb, x, y, w) selection cursor: an up-pointing 5x3 triangle centred in w at y
   arrow(fb, x, y, c=1) right-pointing 3x5 triangle (menu cursor) with top-left (x, y)
-  pawn(fb, x, y, c=1) 3x5 pawn
 """
 from ui import font
 
@@ -99,12 +96,8 @@ def right(fb, s, xr, y, c=1, f=SMALL, scale=1):
     return x
 
 
-def big(fb, s, x, y, c=1):
-    return text(fb, s, x, y, c, MEDIUM, 2)
 
 
-def big_center(fb, s, y, c=1, x0=0, w=_W):
-    return center(fb, s, y, c, MEDIUM, 2, x0, w)
 
 
 def label(fb, s, x, y, f=SMALL):
@@ -164,8 +157,6 @@ def die(fb, x, y, v, size=DIE_L, inv=False):
     text(fb, s, x + (size - tw) // 2, y + (size - f[2]) // 2, fg, f)
 
 
-def mark(fb, x, y, w):
-    fb.fill_rect(x, y, w, 2, 1)
 
 
 def caret(fb, x, y, w):
@@ -179,11 +170,3 @@ def arrow(fb, x, y, c=1):
     fb.vline(x, y, 5, c)
     fb.vline(x + 1, y + 1, 3, c)
     fb.pixel(x + 2, y + 2, c)
-
-
-def pawn(fb, x, y, c=1):
-    fb.pixel(x + 1, y, c)
-    fb.hline(x, y + 1, 3, c)
-    fb.pixel(x + 1, y + 2, c)
-    fb.pixel(x + 1, y + 3, c)
-    fb.hline(x, y + 4, 3, c)

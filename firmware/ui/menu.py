@@ -174,7 +174,7 @@ class Setup(Screen):
         gfx.banner(fb, self.title, 0)
         gfx.text(fb, "PLAYERS", 4, 20)
         gfx.text(fb, "<", 44, 20)
-        gfx.big(fb, "1234"[self.n - 1:self.n], 50, 15)
+        gfx.text(fb, "1234"[self.n - 1:self.n], 50, 15, 1, gfx.MEDIUM, 2)
         gfx.text(fb, ">", 63, 20)
         if self.n == 1:
             gfx.text(fb, "SOLO", 74, 20)

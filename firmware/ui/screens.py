@@ -129,5 +129,5 @@ class Pass(Screen):
     def draw(self, fb):
         fb.fill(1)
         gfx.center(fb, "PASS TO", 6, 0, gfx.MEDIUM)
-        gfx.big_center(fb, COLOURS[self.seat], 22, 0)
+        gfx.center(fb, COLOURS[self.seat], 22, 0, gfx.MEDIUM, 2)
         gfx.center(fb, "OK WHEN READY", 52, 0)

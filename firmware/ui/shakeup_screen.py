@@ -369,7 +369,7 @@ class ShakeUpScreen(Screen):
                     continue
                 gfx.die(fb, x, _DIE_Y, g.dice[i], _DIE_L, bool(pend >> i & 1))
                 if held >> i & 1:
-                    gfx.mark(fb, x, _DIE_Y + 19, _DIE_L)
+                    fb.fill_rect(x, _DIE_Y + 19, _DIE_L, 2, 1)  # the set-aside mark
             if all_tumble:
                 gfx.center(fb, "SHAKING...", 44)
                 return
@@ -432,7 +432,7 @@ class ShakeUpScreen(Screen):
                 for lv in range(4):
                     y = 40 - 10 * lv
                     for j in range(g.count(s, lv + 1)):
-                        gfx.pawn(fb, x + 3 + j * 4, y)
+                        gfx.text(fb, "@", x + 3 + j * 4, y)  # a pawn
             # Cursor: the cell of the chosen level / target.
             if (v == MOVE or v == PENALTY) and self.choices:
                 d = self.choices[self.cur]
