@@ -123,15 +123,14 @@ class ShakeUpScreen(Screen):
         # Keep the view consistent with the game (new game, or damaged ui bytes): each
         # view goes with one phase; RESULT and INFO with any but OVER (5).
         v = self.view
-        if not (v < 7 and ((game.phase == b"\x00\x01\x02\x05\x03\x04\x05"[v])
-                           != (v == RESULT or v == INFO) or (v == ROLLOFF and self.info))):
-            self._refresh(1)
-        if self.view == DICE:
+        follow = not (v < 7 and ((game.phase == b"\x00\x01\x02\x05\x03\x04\x05"[v])
+                                 != (v == RESULT or v == INFO) or (v == ROLLOFF and self.info)))
+        if v == DICE and not follow:
             h = game.held
             if self.pending & h != h or self.pending > 15:
                 self.pending = h
         self.cur = min(self.cur, 5)
-        self._refresh()
+        self._refresh(follow)  # following sets the pending dice and cursor itself
 
     def enter(self):
         self.dirty = True
