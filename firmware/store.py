@@ -16,12 +16,12 @@ once per frame still costs no flash write; `writes` counts the real ones.
 
 Only what a running game calls after every decision stays loaded: save_game() and
 the atomic write, plus the settings indices the app reads every frame. The rest is
-in store_load.py, loaded for a call and dropped again: Store's load_settings,
-load_game, reject_game, has_game, clear_game, load_stats, save_settings, save_stats,
-finish_game (stats counted and saved, save cleared: the game end in one load), the
-boot-time clean-up, and the module's pack, unpack, stat, stat_set, record_game,
-crc32_soft and the other constants (GAME, MSG_*, ST_*, SETTINGS_DEFAULT, ...) work as
-before through __getattr__.
+loaded for a call and dropped again, through __getattr__ (module and Store): the
+game's end from store_end.py (load_stats, save_stats, clear_game, finish_game: stats
+counted and saved, save cleared, in one load; record_game, stat, stat_set, ST_*,
+unpack), everything else from store_load.py (the boot-time clean-up, load_settings,
+save_settings, load_game, reject_game, has_game, pack, crc32_soft, GAME, MSG_*,
+SETTINGS_DEFAULT, ...).
 """
 import os
 
@@ -51,21 +51,27 @@ S_DIM = const(7)      # tens of seconds idle before dimming (0 = never)
 S_OFF = const(8)      # minutes before display off + light sleep (0 = never)
 S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
 
-_VERSION = const(1)       # store_load.pack/unpack write and expect the same
-_CAP = const(1024)        # largest file store_load accepts; more is damage
+_VERSION = const(1)       # store_load.pack and store_end.unpack expect the same
+_CAP = const(1024)        # largest file store_end reads; more is damage
 _UI_MAX = const(64)       # Frenzy screen state is 44 bytes, plus the holder byte
 _T_GAME = const(0x47)     # "G"
 
 
 def __getattr__(name):
-    """A name from store_load, loaded for the access and dropped again."""
+    """A name from store_end (the game's end, reading a file) or else store_load (the
+    rest), loaded for the access and dropped again."""
     if name[:2] == "__":
         raise AttributeError(name)  # CPython's import asks for __path__ and the like
     import sys
 
-    import store_load
+    import store_end
+    mod = store_end
+    if not hasattr(mod, name):
+        import store_load  # it imports store_end's reading (loaded above)
+        mod = store_load
     sys.modules.pop("store_load", None)
-    return getattr(store_load, name)
+    sys.modules.pop("store_end", None)
+    return getattr(mod, name)
 
 
 class Store:
