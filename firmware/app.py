@@ -81,7 +81,7 @@ _S_CONTRAST = const(1)    # store.S_CONTRAST
 # game's code does not keep heap from the next one.
 _LAZY = ("ui.shakeup_screen", "core.shakeup", "ui.frenzy_screen", "ui.frenzy_draw",
          "core.frenzy", "core.frenzy_score", "core.frenzy_load", "core.odds", "ui.settings",
-         "ui.howto", "ui.stats", "ui.boot", "ui.gameover")
+         "ui.howto", "ui.stats", "ui.boot")
 
 try:
     import power as _power
@@ -183,17 +183,14 @@ class App:
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
 
-    # The game's end: the code is in ui.gameover, loaded then.
     def finish(self, kind, game, best_round=0, total=0):
-        from ui.gameover import finish
-        _unload(("ui.gameover",))  # (Frenzy shows its own winner: nothing else needed)
-        finish(self, kind, game, best_round, total)
+        # The stats counted and saved, the save cleared: one load of store_end.
+        self.store.finish_game(kind, game.winner, best_round, total)
 
     def win(self, seat, line1=None, line2=None):
-        _unload()  # the game's code goes once it returns: OK on Win goes to the menu
-        from ui.gameover import Win
+        _unload()  # the game's code goes once it returns: OK on the winner goes to the menu
         self.play(sounds.WIN)
-        self.show(Win(self, seat, line1, line2))
+        self.show(screens.Pass(self, seat, None, line1, line2))
 
     def _go(self, g=-1):
         """Start (g = kind << 4 | players) or continue (g = -1) a game. The menu asks
