@@ -51,7 +51,9 @@ except ImportError:
     def const(x):
         return x
 
-from core.dice import TWOX, WILD
+# Common Die faces (core.dice.TWOX and WILD)
+_TWOX = const(7)
+_WILD = const(8)
 
 # ---- scoring kernel -----------------------------------------------------------
 # What a game needs to score lives here; the checked public helpers (score,
@@ -65,42 +67,33 @@ from core.dice import TWOX, WILD
 # 3(v-1)..3(v-1)+2.
 
 COMMON_BIT = 0x20
-_BAD = const(255)
+_B = const(255)  # (in the table) these dice cannot all be used
 
-# Best score of k dice (k = 0..6) all showing value v, in units of 50; _BAD when
-# they cannot all be used. Row v-1 of 7 entries; first 42 bytes for three 1s =
+# Best score of k dice (k = 0..6) all showing value v, in units of 50; _B (\xff)
+# when they cannot all be used. Row v-1 of 7 entries; first 42 bytes for three 1s =
 # 300, the next 42 for three 1s = 1000. Worked out per count:
 #   1s: 1 -> 100, 2 -> 200, 3 -> 300|1000, 4 -> four of a kind 1000 (or with
 #       the 1000 table three 1s + a 1 = 1100), 5 -> 2000, 6 -> 3000
 #   5s: 50, 100, 500, 1000, 2000, 3000
 #   2,3,4,6: only 3+ of them: N x 100, 1000, 2000, 3000
 # Then (offset 84) the population count of 5-bit masks, 32 bytes.
-_B = _BAD
-_PER_VALUE = bytes((
-    0, 2, 4, 6, 20, 40, 60,
-    0, _B, _B, 4, 20, 40, 60,
-    0, _B, _B, 6, 20, 40, 60,
-    0, _B, _B, 8, 20, 40, 60,
-    0, 1, 2, 10, 20, 40, 60,
-    0, _B, _B, 12, 20, 40, 60,
-    0, 2, 4, 20, 22, 40, 60,
-    0, _B, _B, 4, 20, 40, 60,
-    0, _B, _B, 6, 20, 40, 60,
-    0, _B, _B, 8, 20, 40, 60,
-    0, 1, 2, 10, 20, 40, 60,
-    0, _B, _B, 12, 20, 40, 60,
-    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-))
+_PER_VALUE = (  # one bytes literal: a tuple of ints would stay in RAM too
+    b"\x00\x02\x04\x06\x14\x28\x3c"
+    b"\x00\xff\xff\x04\x14\x28\x3c"
+    b"\x00\xff\xff\x06\x14\x28\x3c"
+    b"\x00\xff\xff\x08\x14\x28\x3c"
+    b"\x00\x01\x02\x0a\x14\x28\x3c"
+    b"\x00\xff\xff\x0c\x14\x28\x3c"
+    b"\x00\x02\x04\x14\x16\x28\x3c"
+    b"\x00\xff\xff\x04\x14\x28\x3c"
+    b"\x00\xff\xff\x06\x14\x28\x3c"
+    b"\x00\xff\xff\x08\x14\x28\x3c"
+    b"\x00\x01\x02\x0a\x14\x28\x3c"
+    b"\x00\xff\xff\x0c\x14\x28\x3c"
+    b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
+    b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
+)
 _POP = const(84)
-
-
-def _table(ones):
-    if ones == 300:
-        return 0
-    if ones == 1000:
-        return 42
-    raise ValueError("three 1s score 300 or 1000, got %r" % (ones,))
 
 
 def _score_key(key, n, t):
@@ -110,7 +103,7 @@ def _score_key(key, n, t):
     i = t
     while k:
         x = _PER_VALUE[i + (k & 7)]
-        if x == _BAD:
+        if x == _B:
             tot = -1
             break
         tot += x
@@ -300,17 +293,15 @@ def _aside(name, *args):
             delattr(pkg, name)
 
 
-def _why(g, d, values):
-    return ValueError(_aside("frenzy_why", g, d, values))
-
-
 class Game:
     def __init__(self, players, schedule=RELAY, ones=300, dice=None):
         if not isinstance(players, int) or players < 1 or players > 4:
             raise ValueError("Farkle Frenzy needs 1-4 players, got %r" % (players,))
         if schedule != RELAY and schedule != LOCKSTEP:
             raise ValueError("schedule must be RELAY (0) or LOCKSTEP (1), got %r" % (schedule,))
-        self._t = _table(ones)
+        if ones != 300 and ones != 1000:
+            raise ValueError("three 1s score 300 or 1000, got %r" % (ones,))
+        self._t = 0 if ones == 300 else 42  # offset of the table in _PER_VALUE
         self.players = players
         self.schedule = schedule
         self.ones = ones
@@ -378,7 +369,7 @@ class Game:
         if not now and ph != PH_TAKE and ph != PH_ROLL and ph != DECIDE:
             return None
         num = self.common
-        if num == WILD:
+        if num == _WILD:
             num = self.wild  # 0 until declared
         elif num != 1 and num != 5:
             num = 0  # 2X is no number
@@ -438,7 +429,7 @@ class Game:
             else:
                 ok = ph == DECIDE and (d == ROLL or d == STOP)
         if not ok:
-            raise _why(self, d, values)
+            raise ValueError(_aside("frenzy_why", self, d, values))
         seat = self.player
         rolled = self.rolled
         if ph == COMMON:
@@ -446,8 +437,8 @@ class Game:
                 face = self._dice.common()
             else:
                 face = values[0] if len(values) == 1 else 0
-                if face not in (1, 5, TWOX, WILD):
-                    raise _why(self, d, values)
+                if face not in (1, 5, _TWOX, _WILD):
+                    raise ValueError(_aside("frenzy_why", self, d, values))
             self.notes = []
             self.notes.append(("common", self.roller, face))
             self.common = face
@@ -513,10 +504,10 @@ class Game:
                     rolled[i] = self._dice.d6()
             else:
                 if len(values) != n:
-                    raise _why(self, d, values)
+                    raise ValueError(_aside("frenzy_why", self, d, values))
                 for v in values:
                     if not isinstance(v, int) or v < 1 or v > 6:
-                        raise _why(self, d, values)
+                        raise ValueError(_aside("frenzy_why", self, d, values))
                 for i in range(n):
                     rolled[i] = values[i]
             for i in range(n, 5):
@@ -526,7 +517,7 @@ class Game:
             r.extend(run)
             self._end[seat] = len(r) // 4
             self.notes.append(("roll", seat))
-            if self.common == WILD and not self.wild:
+            if self.common == _WILD and not self.wild:
                 self.phase = PH_WILD  # only the roller's first roll of the round gets here
                 return
         else:  # PH_WILD
@@ -584,7 +575,7 @@ class Game:
                     self.phase = PH_ROLL
                     return
         # The round is over.
-        dbl = 2 if self.common == TWOX else 1
+        dbl = 2 if self.common == _TWOX else 1
         tot = self.totals
         for s in range(n):
             raw = counted = 0

@@ -13,16 +13,24 @@ except ImportError:
     def const(x):
         return x
 
-from core.frenzy import (  # noqa: F401 (_table, _score_key, points_of: for the tools)
+from core.frenzy import (  # noqa: F401 (points_of: for the tools)
     _PER_VALUE,
     COMMON_BIT,
     _is_farkle,
     _score_key,
-    _table,
     points_of,
 )
 
 _POP = const(84)  # offset of the 5-bit population counts in _PER_VALUE (core.frenzy)
+
+
+def _table(ones):
+    # Offset of the per-value table in _PER_VALUE (Game.__init__ checks the same).
+    if ones == 300:
+        return 0
+    if ones == 1000:
+        return 42
+    raise ValueError("three 1s score 300 or 1000, got %r" % (ones,))
 
 
 def _key(values):

@@ -44,11 +44,6 @@ _DICE = const(13)
 _ND = const(18)
 
 
-def _tumble_face(frame, i):
-    # A face that changes every other frame and differs between dice.
-    return (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1
-
-
 def _button(fb, s, x, cursor, enabled=True):
     """A choice: inverted under the cursor, plain text otherwise. Not possible now
     (TAKE with a selection that does not score): the text stays whole (dithering it
@@ -71,7 +66,54 @@ def _button(fb, s, x, cursor, enabled=True):
 def draw(scr, fb):
     v = scr.view
     if v != _PLAY:
-        _overlay(scr, fb, v)
+        # The overlays, each closed with OK.
+        if v == _FARKLE:
+            gfx.center(fb, "FARKLE", 1, 1, gfx.MEDIUM, 2)
+            ov = scr.ov
+            n = ov[_ND]
+            x0 = (128 - (n * _DX - 2)) // 2
+            for i in range(n):
+                gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
+            gfx.center(fb, scr.t_a, 40, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t_b, 51)
+            gfx.right(fb, "OK", 128, 58)
+        elif v == _NOTICE:
+            gfx.banner(fb, "RISER FILLED", 0)
+            gfx.center(fb, scr.t_a, 16)
+            gfx.center(fb, scr.t_b, 26, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t_c, 38, 1, gfx.MEDIUM, 2)
+            gfx.right(fb, "OK", 128, 58)
+        elif v == _WARN:
+            gfx.banner(fb, "STOP?", 0)
+            gfx.center(fb, scr.t_a, 16, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t_b, 28, 1, gfx.MEDIUM)
+            gfx.text(fb, scr.t_c, 4, 41)
+            x = 30
+            for i in range(2):
+                x = _button(fb, "NO" if scr.items[i] == _IT_NO else "YES", x, i == scr.cur)
+                x += 16
+        elif v == _SUMMARY:
+            gfx.banner(fb, scr.t_a, 0)
+            y = 13
+            for s in range(scr.game.players):
+                if scr.s_tie >> s & 1:
+                    gfx.arrow(fb, 0, y + 1)
+                gfx.text(fb, scr.t_rows[s], 5, y + 1)
+                gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
+                gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
+                y += 10
+            gfx.text(fb, scr.t_b, 0, 58)
+        else:  # the winner
+            gfx.center(fb, COLOURS[scr.game.winner], 0, 1, gfx.MEDIUM, 2)
+            gfx.center(fb, "WINS WITH", 16)
+            gfx.center(fb, scr.t_b, 24, 1, gfx.MEDIUM, 2)
+            y = 43
+            for i in range(3):
+                if scr.t_rows[i]:
+                    gfx.text(fb, scr.t_rows[i], 0, y)
+                    gfx.right(fb, scr.t_tot[i], 64, y)
+                y += 7
+            gfx.right(fb, "OK: MENU", 128, 58)
         return
     g = scr.game
     app = scr.app
@@ -90,7 +132,9 @@ def draw(scr, fb):
         m = scr.tumble_mask
         for i in range(g.to_roll()):
             if tumbling and m >> i & 1:
-                gfx.die(fb, i * _DX, _DY + ((frame + i) & 1), _tumble_face(frame, i))
+                # A face that changes every other frame and differs between dice.
+                gfx.die(fb, i * _DX, _DY + ((frame + i) & 1),
+                        (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1)
             else:
                 gfx.die(fb, i * _DX, _DY, _UNKNOWN)
     else:
@@ -105,7 +149,7 @@ def draw(scr, fb):
     fb.vline(x - 5, _DY, 17, 1)
     c = g.common
     if tumbling and scr.tumble_mask & 0x20:
-        gfx.die(fb, x, _DY + (frame & 1), _tumble_face(frame, 5))
+        gfx.die(fb, x, _DY + (frame & 1), (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
     elif ph == fz.COMMON or not c:
         gfx.die(fb, x, _DY, _UNKNOWN)
     elif ph == fz.PH_WILD:
@@ -163,53 +207,3 @@ def draw(scr, fb):
             x = _button(fb, "STOP", x, cur)
     if scr.rolling and not tumbling and not app.sensor_missing:
         gfx.right(fb, "OR SHAKE", 128, _BY + 2)
-
-
-def _overlay(scr, fb, v):
-    if v == _FARKLE:
-        gfx.center(fb, "FARKLE", 1, 1, gfx.MEDIUM, 2)
-        ov = scr.ov
-        n = ov[_ND]
-        x0 = (128 - (n * _DX - 2)) // 2
-        for i in range(n):
-            gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
-        gfx.center(fb, scr.t_a, 40, 1, gfx.MEDIUM)
-        gfx.center(fb, scr.t_b, 51)
-        gfx.right(fb, "OK", 128, 58)
-    elif v == _NOTICE:
-        gfx.banner(fb, "RISER FILLED", 0)
-        gfx.center(fb, scr.t_a, 16)
-        gfx.center(fb, scr.t_b, 26, 1, gfx.MEDIUM)
-        gfx.center(fb, scr.t_c, 38, 1, gfx.MEDIUM, 2)
-        gfx.right(fb, "OK", 128, 58)
-    elif v == _WARN:
-        gfx.banner(fb, "STOP?", 0)
-        gfx.center(fb, scr.t_a, 16, 1, gfx.MEDIUM)
-        gfx.center(fb, scr.t_b, 28, 1, gfx.MEDIUM)
-        gfx.text(fb, scr.t_c, 4, 41)
-        x = 30
-        for i in range(2):
-            x = _button(fb, "NO" if scr.items[i] == _IT_NO else "YES", x, i == scr.cur)
-            x += 16
-    elif v == _SUMMARY:
-        gfx.banner(fb, scr.t_a, 0)
-        y = 13
-        for s in range(scr.game.players):
-            if scr.s_tie >> s & 1:
-                gfx.arrow(fb, 0, y + 1)
-            gfx.text(fb, scr.t_rows[s], 5, y + 1)
-            gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
-            gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
-            y += 10
-        gfx.text(fb, scr.t_b, 0, 58)
-    else:  # the winner
-        gfx.center(fb, COLOURS[scr.game.winner], 0, 1, gfx.MEDIUM, 2)
-        gfx.center(fb, "WINS WITH", 16)
-        gfx.center(fb, scr.t_b, 24, 1, gfx.MEDIUM, 2)
-        y = 43
-        for i in range(3):
-            if scr.t_rows[i]:
-                gfx.text(fb, scr.t_rows[i], 0, y)
-                gfx.right(fb, scr.t_tot[i], 64, y)
-            y += 7
-        gfx.right(fb, "OK: MENU", 128, 58)

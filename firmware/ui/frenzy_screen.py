@@ -203,8 +203,7 @@ class FrenzyScreen(screens.Screen):
                 self._apply(fz.ROLL)  # and the dice roll at once
         self._settle()
 
-    def draw(self, fb):
-        frenzy_draw.draw(self, fb)
+    draw = frenzy_draw.draw  # draw(self, fb): the drawing lives in ui.frenzy_draw
 
     # ---- input ------------------------------------------------------------------
 
@@ -260,7 +259,7 @@ class FrenzyScreen(screens.Screen):
         it = self.items[self.cur]
         if it <= IT_COMMON:
             self.mask ^= (fz.COMMON_BIT if it == IT_COMMON else 1 << it)
-            self._fmt_points()
+            self._sync()  # the selection's points and what to do about them
             app.play(sounds.SELECT)
         elif it == IT_TAKE:
             if self.ok_take[self.mask]:
@@ -480,8 +479,20 @@ class FrenzyScreen(screens.Screen):
         self.t_c = ""
         if v == PLAY:
             self.t_pts = ""
-            if ph == fz.PH_TAKE:
-                self._fmt_points()
+            m = self.mask
+            if ph == fz.PH_TAKE and not m:
+                self.t_info = "OK: PICK SCORING DICE"
+            elif ph == fz.PH_TAKE:
+                # The points of the selection, and a line saying what to do about
+                # it: a first-time player sees why TAKE cannot be pressed yet.
+                p = g.points(m)
+                self.t_pts = "+%d" % p if p else "+0"
+                if ok_take[m]:
+                    self.t_info = "TAKE: SET THEM ASIDE"
+                elif m == fz.COMMON_BIT:
+                    self.t_info = "ADD A ROLLED DIE TOO"
+                else:
+                    self.t_info = "NOT ALL OF THESE SCORE"
             elif ph == fz.COMMON:
                 self.t_info = "SHAKE THE COMMON DIE"
             elif ph == fz.PH_WILD:
@@ -502,24 +513,6 @@ class FrenzyScreen(screens.Screen):
         else:
             _rare("frenzy_text").overlay(self, g, v, seat)
         self.dirty = True
-
-    def _fmt_points(self):
-        # The points of the selection, and a line saying what to do about it: a
-        # first-time player sees why TAKE cannot be pressed yet.
-        m = self.mask
-        self.dirty = True
-        if not m:
-            self.t_pts = ""
-            self.t_info = "OK: PICK SCORING DICE"
-            return
-        p = self.game.points(m)
-        self.t_pts = "+%d" % p if p else "+0"
-        if self.ok_take[m]:
-            self.t_info = "TAKE: SET THEM ASIDE"
-        elif m == fz.COMMON_BIT:
-            self.t_info = "ADD A ROLLED DIE TOO"
-        else:
-            self.t_info = "NOT ALL OF THESE SCORE"
 
     # ---- ui bytes for Continue (read back by ui.frenzy_resume) ------------------
 
