@@ -15,12 +15,13 @@ Writes whose content equals the file's last content are skipped, so calling a sa
 once per frame still costs no flash write; `writes` counts the real ones.
 
 Only what a running game calls after every decision stays loaded: save_game() and
-the atomic write, plus the settings indices the app reads every frame. The rest is
-loaded for a call and dropped again, through __getattr__ (module and Store): the
+the atomic write, plus has_game() (cached; the menu asks on every entry) and the
+settings indices. The rest is loaded for a call and dropped again, through
+__getattr__ (module and Store): the
 game's end from store_end.py (load_stats, save_stats, clear_game, finish_game: stats
 counted and saved, save cleared, in one load; record_game, stat, stat_set, ST_*,
 unpack), everything else from store_load.py (the boot-time clean-up, load_settings,
-save_settings, load_game, reject_game, has_game, pack, crc32_soft, GAME, MSG_*,
+save_settings, load_game, reject_game, pack, crc32_soft, GAME, MSG_*,
 SETTINGS_DEFAULT, ...).
 """
 import os
@@ -129,6 +130,13 @@ class Store:
         last[name] = c
         self.writes += 1
         return True
+
+    def has_game(self):
+        """True when a good saved game exists (checked once, then cached): the menu
+        asks on every entry, also right after a game whose code is still loaded."""
+        if self._has is None:
+            __getattr__("load_game")(self)
+        return self._has
 
     def save_game(self, kind, blob, ui=b""):
         """Save the game (kind 1 Shake Up, 2 Frenzy; blob = Game.to_bytes())."""

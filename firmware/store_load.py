@@ -5,7 +5,7 @@ and reading a file are in store_end.py (smaller: a game ends with its modules lo
 
 store.py loads this module for a call and drops it again: its __getattr__ hands out
 these names (store.pack, store.GAME, ...), and Store's __getattr__ these functions
-with the Store as the first argument (st.load_settings(), st.has_game(), ...).
+with the Store as the first argument (st.load_settings(), st.load_game(), ...).
 Files are reached through store.os and store's `open` (when a test set one), so a
 test that points store.py at another filesystem points this module there too.
 """
@@ -143,13 +143,6 @@ def reject_game(st, msg=MSG_GAME):
         _bad(st, GAME, msg)
     else:
         _say(st, msg)
-
-
-def has_game(st):
-    """True when a good saved game exists (checked once, then cached)."""
-    if st._has is None:
-        load_game(st)
-    return st._has
 
 
 def save_settings(st, ba):
