@@ -76,6 +76,7 @@ _SHAKE_END = const(0x60)
 _OFF = const(2)             # power.OFF: display off (and DEEP = 3 beyond it)
 _DEEP = const(3)
 _S_CONTRAST = const(1)    # store.S_CONTRAST
+_MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
 
 # Modules imported only while their screen is in use; menu() drops them again so a
 # game's code does not keep heap from the next one.
@@ -140,11 +141,7 @@ class App:
         gc.collect()
 
     def menu(self):
-        self.tumbling = False
-        self.screen = self._blank
-        _unload()  # a game's (or a menu page's) code goes before the menu's comes back
-        from ui.menu import show_menu  # the menu level: dropped again when a game starts
-        show_menu(self)
+        self.go = _MENU  # done by _go() once the caller's update() returned
 
     def say(self, line1, line2=None):
         self.notice = line1
@@ -193,12 +190,20 @@ class App:
         self.show(screens.Pass(self, seat, None, line1, line2))
 
     def _go(self, g=-1):
-        """Start (g = kind << 4 | players) or continue (g = -1) a game. The menu asks
-        for it by setting `go`; step() calls this after update() returned, so no menu
-        code is running and the menu level (ui.menu) is dropped before the game's
-        modules load (ui.launch does the rest, and is dropped as it starts)."""
+        """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or
+        continue (g = -1) a game. Screens ask for it by setting `go`; step() calls this
+        after update() returned, so the code that asked is no longer running: what it
+        leaves (a game's modules, or the menu level, ui.menu) is dropped and collected
+        before the next part loads (ui.launch starts a game, and is dropped as it does)."""
         self.go = 0
         self.screen = self._blank
+        if g == _MENU:
+            self.tumbling = False
+            _unload()
+            gc.collect()
+            from ui.menu import show_menu  # the menu level: dropped again when a game starts
+            show_menu(self)
+            return
         _unload(("ui.menu",))
         gc.collect()
         from ui.launch import launch
@@ -261,7 +266,9 @@ class App:
                 q.n = 0  # events that only woke the display are dropped
             scr.update(q)
             if self.go:
-                self._go(self.go)
+                scr = None  # the screen that asked goes too (see _go())
+                while self.go:  # (a game that cannot be continued goes back to the menu)
+                    self._go(self.go)
         q.clear()
         scr = self.screen
         if scr.rolling and not self._told_sensor:

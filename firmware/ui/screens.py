@@ -46,7 +46,8 @@ App services a screen may use (firmware/app.py):
                           save cleared (call once, when the winner is known)
   app.win(seat, line1=None, line2=None)  the generic winner screen (OK -> menu)
   app.menu()              back to the main menu (BACK during a game does this; the
-                          game stays saved and Continue resumes it)
+                          game stays saved and Continue resumes it); the app does it
+                          when update() has returned, still in this frame
   app.say(text)           one-line notice drawn by the app over the bottom of the
                           screen for ~2.5 s (e.g. "No shake sensor: press OK to roll")
   app.sensor_missing      True when there is no working shake sensor
