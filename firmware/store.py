@@ -19,10 +19,10 @@ the atomic write, plus has_game() (cached; the menu asks on every entry) and the
 settings indices. The rest is loaded for a call and dropped again, through
 __getattr__ (module and Store): the
 game's end from store_end.py (load_stats, save_stats, clear_game, finish_game: stats
-counted and saved, save cleared, in one load; record_game, stat, stat_set, ST_*,
-unpack), everything else from store_load.py (the boot-time clean-up, load_settings,
-save_settings, load_game, reject_game, pack, crc32_soft, GAME, MSG_*,
-SETTINGS_DEFAULT, ...).
+counted and saved, save cleared, in one load; record_game, stat, stat_set, unpack),
+everything else from store_load.py (the boot-time clean-up, load_settings,
+save_settings, load_game, reject_game, pack, crc32_soft, GAME, MSG_*, ST_*, KIND_*,
+SETTINGS_DEFAULT, STATS_LEN, ...).
 """
 import os
 

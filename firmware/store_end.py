@@ -15,20 +15,19 @@ except ImportError:
         return x
 
 STATS = "stats.dat"
-MSG_STATS = "Stats were reset"
-KIND_SHAKEUP = const(1)
-KIND_FRENZY = const(2)
 
-# Stats: STATS_N counters of 4 bytes (little-endian) in a bytearray.
-ST_SU_GAMES = const(0)    # Shake Up games finished
-ST_FF_GAMES = const(1)    # Farkle Frenzy games finished
-ST_SU_WINS = const(2)     # + seat (0-3): Shake Up wins per colour
-ST_FF_WINS = const(6)     # + seat (0-3): Frenzy wins per colour
-ST_FF_BEST = const(10)    # best Frenzy round score
-ST_FF_HIGH = const(11)    # best Frenzy final total
-STATS_N = const(16)
-STATS_LEN = const(64)
-
+# Private (free at run time): every public name is a slot in this module's globals, and
+# that table is allocated while a game's end has its code loaded. The public ST_*,
+# STATS_LEN, KIND_* and MSG_STATS for other modules and tests are in store_load.
+_KIND_SHAKEUP = const(1)
+_KIND_FRENZY = const(2)
+_ST_SU_GAMES = const(0)   # Shake Up games finished
+_ST_FF_GAMES = const(1)   # Farkle Frenzy games finished
+_ST_SU_WINS = const(2)    # + seat (0-3): Shake Up wins per colour
+_ST_FF_WINS = const(6)    # + seat (0-3): Frenzy wins per colour
+_ST_FF_BEST = const(10)   # best Frenzy round score
+_ST_FF_HIGH = const(11)   # best Frenzy final total
+_STATS_LEN = const(64)    # 16 counters of 4 bytes (little-endian)
 _VERSION = const(1)       # as store._VERSION
 _HEAD = const(6)          # magic 2 + type 1 + version 1 + length 2
 _CAP = const(1024)        # as store._CAP: the largest file we accept; more is damage
@@ -90,13 +89,13 @@ def _load(st, name, ftype, msg, size=0):
 
 def load_stats(st):
     """bytearray(STATS_LEN) of counters (see stat(), record_game())."""
-    p = _load(st, STATS, _T_STATS, MSG_STATS, STATS_LEN)
-    return bytearray(STATS_LEN) if p is None else bytearray(p)
+    p = _load(st, STATS, _T_STATS, "Stats were reset", _STATS_LEN)  # MSG_STATS
+    return bytearray(_STATS_LEN) if p is None else bytearray(p)
 
 
 def save_stats(st, ba):
-    if len(ba) != STATS_LEN:
-        raise ValueError("stats must be %d bytes" % STATS_LEN)
+    if len(ba) != _STATS_LEN:
+        raise ValueError("stats must be %d bytes" % _STATS_LEN)
     return st._save(STATS, _T_STATS, bytes(ba))
 
 
@@ -130,14 +129,14 @@ def stat_set(ba, i, v):
 
 def record_game(ba, kind, winner, best_round=0, total=0):
     """Count a finished game in the stats bytearray ba (the caller saves it)."""
-    if kind == KIND_SHAKEUP:
-        games, wins = ST_SU_GAMES, ST_SU_WINS
-    elif kind == KIND_FRENZY:
-        games, wins = ST_FF_GAMES, ST_FF_WINS
-        if best_round > stat(ba, ST_FF_BEST):
-            stat_set(ba, ST_FF_BEST, best_round)
-        if total > stat(ba, ST_FF_HIGH):
-            stat_set(ba, ST_FF_HIGH, total)
+    if kind == _KIND_SHAKEUP:
+        games, wins = _ST_SU_GAMES, _ST_SU_WINS
+    elif kind == _KIND_FRENZY:
+        games, wins = _ST_FF_GAMES, _ST_FF_WINS
+        if best_round > stat(ba, _ST_FF_BEST):
+            stat_set(ba, _ST_FF_BEST, best_round)
+        if total > stat(ba, _ST_FF_HIGH):
+            stat_set(ba, _ST_FF_HIGH, total)
     else:
         raise ValueError("unknown game kind %d" % kind)
     stat_set(ba, games, stat(ba, games) + 1)

@@ -10,7 +10,7 @@ Files are reached through store.os and store's `open` (when a test set one), so 
 test that points store.py at another filesystem points this module there too.
 """
 import store
-from store_end import KIND_FRENZY, KIND_SHAKEUP, STATS, _load, _read, _remove, unpack
+from store_end import STATS, _load, _read, _remove, unpack
 
 try:
     from micropython import const
@@ -24,12 +24,26 @@ SETTINGS = "settings.dat"
 MSG_GAME = "Saved game was damaged"
 MSG_SETTINGS = "Settings were reset"
 MSG_WRITE = "Could not save"   # set by store.Store._save itself
+MSG_STATS = "Stats were reset"  # set by store_end.load_stats
+KIND_SHAKEUP = const(1)
+KIND_FRENZY = const(2)
 
 SETTINGS_LEN = const(12)
 # Per index (store.S_*): the default, and the range (out of range gets the default).
 SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0))
 _SET_MIN = bytes((0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0))
 _SET_MAX = bytes((1, 255, 1, 1, 1, 5, 1, 255, 255, 255, 255, 255))
+
+# Stats: STATS_N counters of 4 bytes (little-endian) in a bytearray (store_end keeps
+# them, under private names; see store_end.stat(), record_game()).
+ST_SU_GAMES = const(0)    # Shake Up games finished
+ST_FF_GAMES = const(1)    # Farkle Frenzy games finished
+ST_SU_WINS = const(2)     # + seat (0-3): Shake Up wins per colour
+ST_FF_WINS = const(6)     # + seat (0-3): Frenzy wins per colour
+ST_FF_BEST = const(10)    # best Frenzy round score
+ST_FF_HIGH = const(11)    # best Frenzy final total
+STATS_N = const(16)
+STATS_LEN = const(64)
 
 _VERSION = const(1)       # as store._VERSION
 _UI_MAX = const(64)       # as store._UI_MAX
