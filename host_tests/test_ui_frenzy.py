@@ -290,7 +290,7 @@ def test_odds_hint_follows_the_setting():
 
 
 def test_wild_risk_counts_rolls_no_value_helps():
-    # Brute force: a roll farkles for every WILD value exactly when wild_risk says.
+    # Brute force: a roll farkles for every WILD value exactly when WILD_RISK says.
     from core.frenzy_score import is_farkle
     for n in range(1, 6):
         bad = 0
@@ -303,4 +303,4 @@ def test_wild_risk_counts_rolls_no_value_helps():
                 c //= 6
             if all(is_farkle(vals, w) for w in range(1, 7)):
                 bad += 1
-        assert fs.wild_risk(n) == (bad * 200 // total + 1) // 2, n
+        assert fs.WILD_RISK[n] == (bad * 200 // total + 1) // 2, n

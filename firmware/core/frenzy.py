@@ -279,18 +279,20 @@ def resolve(recs, mask, roller, st, end, by):
         k += 1
 
 
-def _aside(name, *args):
-    """core.<name>.run(*args), imported for this one call and dropped right after
+def _aside(pkg, name, *args):
+    """<pkg>.<name>.run(*args), imported for this one call and dropped right after
     (from sys.modules and the package), so a game never holds that code: the wording
-    of a rejected decision (core.frenzy_why), loading a save (core.frenzy_load)."""
+    of a rejected decision (core.frenzy_why), loading a save (core.frenzy_load), and
+    ui.frenzy_screen's rare texts (ui.frenzy_text) and Continue (ui.frenzy_resume)."""
     import sys
+    full = pkg + "." + name
     try:
-        return getattr(__import__("core." + name), name).run(*args)
+        return getattr(__import__(full), name).run(*args)
     finally:
-        sys.modules.pop("core." + name, None)
-        pkg = sys.modules.get("core")
-        if pkg is not None and hasattr(pkg, name):
-            delattr(pkg, name)
+        sys.modules.pop(full, None)
+        p = sys.modules.get(pkg)
+        if p is not None and hasattr(p, name):
+            delattr(p, name)
 
 
 class Game:
@@ -429,7 +431,7 @@ class Game:
             else:
                 ok = ph == DECIDE and (d == ROLL or d == STOP)
         if not ok:
-            raise ValueError(_aside("frenzy_why", self, d, values))
+            raise ValueError(_aside("core", "frenzy_why", self, d, values))
         seat = self.player
         rolled = self.rolled
         if ph == COMMON:
@@ -438,7 +440,7 @@ class Game:
             else:
                 face = values[0] if len(values) == 1 else 0
                 if face not in (1, 5, _TWOX, _WILD):
-                    raise ValueError(_aside("frenzy_why", self, d, values))
+                    raise ValueError(_aside("core", "frenzy_why", self, d, values))
             self.notes = []
             self.notes.append(("common", self.roller, face))
             self.common = face
@@ -504,10 +506,10 @@ class Game:
                     rolled[i] = self._dice.d6()
             else:
                 if len(values) != n:
-                    raise ValueError(_aside("frenzy_why", self, d, values))
+                    raise ValueError(_aside("core", "frenzy_why", self, d, values))
                 for v in values:
                     if not isinstance(v, int) or v < 1 or v > 6:
-                        raise ValueError(_aside("frenzy_why", self, d, values))
+                        raise ValueError(_aside("core", "frenzy_why", self, d, values))
                 for i in range(n):
                     rolled[i] = values[i]
             for i in range(n, 5):
@@ -655,7 +657,7 @@ class Game:
         """The game saved by to_bytes; ValueError when b is malformed."""
         # Loading and its checks live apart: a new game never holds their memory,
         # and a restored one lets it go at once.
-        return _aside("frenzy_load", cls, b, dice)
+        return _aside("core", "frenzy_load", cls, b, dice)
 
 
 # Scratch for a trial resolution (no allocation per take).

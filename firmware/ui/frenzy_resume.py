@@ -1,20 +1,22 @@
 """Farkle Frenzy: restoring the screen's view from the ui bytes FrenzyScreen._pack()
 wrote (Continue). Loaded once when a saved game is resumed, then dropped.
 """
-_UI_LEN = 44      # as in ui.frenzy_screen
-_UI_VERSION = 1
-_QMAX = 6
-_NMAX = 3
-_NOTICE = 2
-_WINNER = 5
-_OVER = 5         # core.frenzy.OVER
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_UI_LEN = const(44)      # as in ui.frenzy_screen
+_UI_VERSION = const(1)
+_QMAX = const(6)
+_NMAX = const(3)
+_NOTICE = const(2)
+_WINNER = const(5)
+_OVER = const(5)         # core.frenzy.OVER
 
 
-def _get24(b, j):
-    return b[j] << 16 | b[j + 1] << 8 | b[j + 2]
-
-
-def unpack(scr, b):
+def run(scr, b):
     """Bytes of another layout (an older firmware) are ignored: the game keeps its
     plain play view and the dice as the core has them."""
     ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[1] <= _WINNER \
@@ -32,7 +34,7 @@ def unpack(scr, b):
     scr.wildv = b[11] if 1 <= b[11] <= 6 else 1
     ov[12] &= 0x3F  # the mask set aside
     scr.f_seat = b[19] & 3
-    scr.f_lost = _get24(b, 20)
+    scr.f_lost = b[20] << 16 | b[21] << 8 | b[22]
     if b[24] >= b[23]:
         ov[24] = 0  # the notice shown
     for i in range(_NMAX):

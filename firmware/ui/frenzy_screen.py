@@ -76,19 +76,12 @@ _BEST = const(41)    # best counted round score so far, for the stats (3 bytes)
 _WIN_T0 = const(44)  # when the winner was shown (4 bytes; past the ui bytes)
 
 
-def wild_risk(n):
-    """Farkle risk (%) of the roller's first roll while the WILD is not declared yet.
-
-    The roller picks the WILD's value after seeing the roll, so the roll farkles only
-    when no value helps: no 1, no 5 and no pair (a pair plus the WILD is a triple),
-    i.e. n different dice among 2, 3, 4, 6: 4!/(4-n)! of the 6^n rolls.
-    """
-    ways = 1
-    for i in range(n):
-        ways *= 4 - i
-    if ways <= 0:
-        return 0
-    return (ways * 200 // 6 ** n + 1) // 2
+# Farkle risk (%, rounded) of the roller's first roll of n dice while the WILD is
+# not declared yet, index n. The roller picks the WILD's value after seeing the roll,
+# so the roll farkles only when no value helps: no 1, no 5 and no pair (a pair plus
+# the WILD is a triple), i.e. n different dice among 2, 3, 4, 6: 4!/(4-n)! of the
+# 6^n rolls: 4/6, 12/36, 24/216, 24/1296, 0.
+WILD_RISK = b"\x00\x43\x21\x0b\x02\x00"
 
 
 def _put(b, j, v, n):
@@ -104,18 +97,6 @@ def _get(b, j, n):
     for i in range(n):
         v = v << 8 | b[j + i]
     return v
-
-
-def _rare(name):
-    # A module of rarely needed code (ui.frenzy_text, ui.frenzy_resume): imported for
-    # one call, then dropped so that the game does not keep holding it.
-    import sys
-    pkg = __import__("ui." + name)
-    m = getattr(pkg, name)
-    sys.modules.pop("ui." + name, None)
-    if hasattr(pkg, name):
-        delattr(pkg, name)
-    return m
 
 
 class FrenzyScreen(screens.Screen):
@@ -158,7 +139,7 @@ class FrenzyScreen(screens.Screen):
         if ui:
             # Bytes of another layout (an older firmware) are ignored: the game
             # itself is intact, so it resumes in its plain play view.
-            _rare("frenzy_resume").unpack(self, ui)
+            fz._aside("ui", "frenzy_resume", self, ui)
         self._sync()
 
     # ---- app protocol ---------------------------------------------------------
@@ -500,7 +481,7 @@ class FrenzyScreen(screens.Screen):
             elif ph == fz.PH_ROLL or ph == fz.DECIDE:
                 n = g.to_roll()
                 if self.app.settings[_S_ODDS] and n:
-                    r = wild_risk(n) if g.common == 8 and not g.wild else \
+                    r = WILD_RISK[n] if g.common == 8 and not g.wild else \
                         farkle_risk(n, g.usable())
                     self.t_info = "FARKLE RISK %d%%" % r
                 if ph == fz.DECIDE and g.riser(seat) == 5:
@@ -511,7 +492,7 @@ class FrenzyScreen(screens.Screen):
             self.t_a = "%s LOST %d" % (c, self.f_lost) if self.f_lost else c + " FARKLED"
             self.t_b = "DONE FOR THIS ROUND"
         else:
-            _rare("frenzy_text").overlay(self, g, v, seat)
+            fz._aside("ui", "frenzy_text", self, g, v, seat)
         self.dirty = True
 
     # ---- ui bytes for Continue (read back by ui.frenzy_resume) ------------------

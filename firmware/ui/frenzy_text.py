@@ -7,13 +7,19 @@ texts; ui.frenzy_draw draws them.
 """
 from ui.screens import COLOURS
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 # The views, as in ui.frenzy_screen.
-_NOTICE = 2
-_WARN = 3
-_SUMMARY = 4
+_NOTICE = const(2)
+_WARN = const(3)
+_SUMMARY = const(4)
 
 
-def overlay(scr, g, v, seat):
+def run(scr, g, v, seat):
     if v == _NOTICE:
         ov = scr.ov
         i = ov[24]  # the notice shown; per notice: stopped seat << 4 | filling seat
