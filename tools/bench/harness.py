@@ -492,7 +492,7 @@ def frames(root, lib, fs):
             break
         if s.NAME == "frenzy" and s.view == fs_.PLAY and s.game.phase in (fz.PH_COMMON,
                                                                             fz.PH_ROLL):
-            d.run(d._item(s, fs_.IT_ROLL))
+            d.run(d._item(fs_.IT_ROLL))
             dev.push(0x12)
             d.run(d.frames(66))
             if not app.tumbling:

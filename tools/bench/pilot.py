@@ -122,20 +122,25 @@ class Driver:
                 return
             yield from self.frames(FRAME)
 
-    def _cursor(self, scr, attr, want, limit=12):
+    def _cursor(self, attr, want, limit=12):
         for _ in range(limit):
-            if getattr(scr, attr) == want:
+            if getattr(self.app.screen, attr) == want:
                 return
             yield from self._settle()
             yield from self.tap("NEXT")
         raise Stuck("cursor %s never reached %r" % (attr, want))
 
-    def _roll(self, scr, press_roll):
-        # Half the rolls by shaking, half by OK (the no-sensor fallback).
+    def _roll(self, to_roll):
+        # Half the rolls by shaking, half by OK (the no-sensor fallback) after moving
+        # the cursor to ROLL: to_roll is ("cur", attr, index), ("item", item) or None.
         if self.rnd.below(2):
             yield from self.shake()
         else:
-            yield from press_roll()
+            if to_roll is not None:
+                if to_roll[0] == "cur":
+                    yield from self._cursor(to_roll[1], to_roll[2])
+                else:
+                    yield from self._item(to_roll[1])
             yield from self.tap("OK")
             yield from self.frames(600)
         self.decisions += 1
@@ -151,71 +156,92 @@ class Driver:
     # ---- Shake Up ----------------------------------------------------------------
 
     def play_shakeup(self, limit=6000):
+        """Each turn is planned from the screen as plain values (_su_plan), then played:
+        nothing of the game is held across frames, so when the game ends inside a tap
+        or a roll and the App drops its modules, the pilot keeps none of them alive."""
+        for _ in range(limit):
+            plan = self._su_plan()
+            if plan is None:
+                yield from self._finish()
+                return
+            for act in plan:
+                op = act[0]
+                if op == "tap":
+                    yield from self.tap(act[1])
+                elif op == "cur":
+                    yield from self._cursor(act[1], act[2])
+                elif op == "choice":
+                    yield from self._choice(act[1], act[2])
+                elif op == "roll":
+                    yield from self._roll(act[1])
+                else:  # "dec"
+                    self.decisions += 1
+        raise Stuck("Shake Up did not end in %d inputs" % limit)
+
+    def _su_plan(self):
+        """The next inputs for the Shake Up screen as (op, args...) tuples, or None
+        at the winner."""
+        s = self.app.screen
+        nm = s.NAME
+        if nm == "win":
+            return None
+        if nm == "pass":
+            return (("tap", "OK"),)
+        if nm != "shakeup":
+            raise Stuck("screen %s during Shake Up" % nm)
         ss = sys.modules["ui.shakeup_screen"]
         su = sys.modules["core.shakeup"]
         rnd = self.rnd
+        v = s.view
+        g = s.game
+        if v == ss.RESULT or v == ss.INFO or (v == ss.ROLLOFF and len(s.info)):
+            return (("tap", "OK"),)
+        if v == ss.ROLLOFF or v == ss.BOARD:
+            return (("roll", None),)
+        if v == ss.DICE:
+            stop = (("cur", "cur", 5), ("tap", "OK"), ("dec",))
+            if su.classify(g.dice) >= su.MOVE or rnd.below(8) == 0:
+                return stop
+            counts = bytearray(7)
+            for x in g.dice:
+                counts[x] += 1
+            mask = g.held
+            for i in range(4):
+                if counts[g.dice[i]] >= 2 or rnd.below(6) == 0:
+                    mask |= 1 << i
+            if mask == 15:
+                return stop
+            plan = []
+            for i in range(4):
+                if mask >> i & 1 and not g.held >> i & 1:
+                    plan.append(("cur", "cur", i))
+                    plan.append(("tap", "OK"))
+            plan.append(("roll", ("cur", "cur", 4)))
+            return plan
+        if v == ss.MOVE or v == ss.PENALTY:
+            ch = s.choices
+            d = ch[rnd.below(len(ch))]
+            if v == ss.PENALTY and rnd.below(4):
+                d = ch[-1]  # SKIP / AGAIN: keeps the game from dragging on
+            return (("choice", d, len(ch) + 1), ("tap", "OK"), ("dec",))
+        raise Stuck("Shake Up view %d" % v)
+
+    def _choice(self, want, limit):
         for _ in range(limit):
             s = self.app.screen
-            nm = s.NAME
-            if nm == "win":
-                s = g = ss = su = None  # let the game's objects go before the menu
-                yield from self._finish()
+            if s.choices[s.cur] == want:
                 return
-            if nm == "pass":
-                yield from self.tap("OK")
-                continue
-            if nm != "shakeup":
-                raise Stuck("screen %s during Shake Up" % nm)
-            v = s.view
-            g = s.game
-            if v == ss.RESULT or v == ss.INFO or (v == ss.ROLLOFF and len(s.info)):
-                yield from self.tap("OK")
-            elif v == ss.ROLLOFF or v == ss.BOARD:
-                yield from self._roll(s, _nothing)
-            elif v == ss.DICE:
-                if su.classify(g.dice) >= su.MOVE or rnd.below(8) == 0:
-                    yield from self._cursor(s, "cur", 5)
-                    yield from self.tap("OK")
-                    self.decisions += 1
-                    continue
-                counts = bytearray(7)
-                for x in g.dice:
-                    counts[x] += 1
-                mask = g.held
-                for i in range(4):
-                    if counts[g.dice[i]] >= 2 or rnd.below(6) == 0:
-                        mask |= 1 << i
-                if mask == 15:
-                    yield from self._cursor(s, "cur", 5)
-                    yield from self.tap("OK")
-                    self.decisions += 1
-                    continue
-                for i in range(4):
-                    if mask >> i & 1 and not g.held >> i & 1:
-                        yield from self._cursor(s, "cur", i)
-                        yield from self.tap("OK")
-                yield from self._roll(s, lambda: self._cursor(s, "cur", 4))
-            elif v == ss.MOVE or v == ss.PENALTY:
-                ch = s.choices
-                d = ch[rnd.below(len(ch))]
-                if v == ss.PENALTY and rnd.below(4):
-                    d = ch[-1]  # SKIP / AGAIN: keeps the game from dragging on
-                for _ in range(len(ch) + 1):
-                    if s.choices[s.cur] == d:
-                        break
-                    yield from self.tap("NEXT")
-                yield from self.tap("OK")
-                self.decisions += 1
-            else:
-                raise Stuck("Shake Up view %d" % v)
-        raise Stuck("Shake Up did not end in %d inputs" % limit)
+            s = None
+            yield from self.tap("NEXT")
 
     # ---- Farkle Frenzy -----------------------------------------------------------
 
-    def _item(self, s, item):
-        for _ in range(s.nitems + 1):
+    def _item(self, item):
+        for _ in range(self.app.screen.nitems + 1):
+            s = self.app.screen
             if s.items[s.cur] == item:
                 return
+            s = None
             yield from self._settle()
             yield from self.tap("NEXT")
         raise Stuck("Frenzy cursor never reached item %d" % item)
@@ -248,7 +274,7 @@ class Driver:
                 continue
             ph = g.phase
             if ph == fz.PH_COMMON or ph == fz.PH_ROLL:
-                yield from self._roll(s, lambda: self._item(s, fs.IT_ROLL))
+                yield from self._roll(("item", fs.IT_ROLL))
             elif ph == fz.PH_WILD:
                 for _ in range(7):
                     if s.ok_wild[s.wildv]:
@@ -273,9 +299,9 @@ class Driver:
                     it = s.items[i]
                     bit = fz.COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
                     if m & bit:
-                        yield from self._item(s, it)
+                        yield from self._item(it)
                         yield from self.tap("OK")
-                yield from self._item(s, fs.IT_TAKE)
+                yield from self._item(fs.IT_TAKE)
                 yield from self.tap("OK")
                 self.decisions += 1
             elif ph == fz.PH_DECIDE:
@@ -283,13 +309,13 @@ class Driver:
                 full = g.riser(g.player) == 5
                 goal = 350 + 50 * rnd.below(14)
                 if run >= goal and not (full and rnd.below(2)):
-                    yield from self._item(s, fs.IT_STOP)
+                    yield from self._item(fs.IT_STOP)
                     yield from self.tap("OK")
                     self.decisions += 1
                 elif s.roll_on:
-                    yield from self._roll(s, lambda: self._item(s, fs.IT_ROLL))
+                    yield from self._roll(("item", fs.IT_ROLL))
                 else:
-                    yield from self._item(s, fs.IT_ROLL)
+                    yield from self._item(fs.IT_ROLL)
                     yield from self.tap("OK")
                     self.decisions += 1
             else:
@@ -297,5 +323,3 @@ class Driver:
         raise Stuck("Frenzy did not end in %d inputs" % limit)
 
 
-def _nothing():
-    return iter(())
