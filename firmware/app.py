@@ -181,7 +181,7 @@ class App:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
 
     def finish(self, kind, game, best_round=0, total=0):
-        # The stats counted and saved, the save cleared: one load of store_end.
+        # The stats counted and saved, the save cleared: resident code, nothing loaded.
         self.store.finish_game(kind, game.winner, best_round, total)
 
     def win(self, seat, line1=None, line2=None):

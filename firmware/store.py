@@ -14,12 +14,13 @@ the load returns the defaults (settings, stats) or None (game). Loads never rais
 Writes whose content equals the file's last content are skipped, so calling a save
 once per frame still costs no flash write; `writes` counts the real ones.
 
-Only what a running game calls after every decision stays loaded: save_game() and
-the atomic write, plus has_game() (cached; the menu asks on every entry) and the
+Only what a running game calls stays loaded: save_game() and
+the atomic write, finish_game(), plus has_game() (cached; the menu asks on every entry) and the
 settings indices. The rest is loaded for a call and dropped again, through
 __getattr__ (module and Store): the
-game's end from store_end.py (load_stats, save_stats, clear_game, finish_game: stats
-counted and saved, save cleared, in one load; record_game, stat, stat_set, unpack),
+game's end (finish_game) stays resident too, with the stats record read at boot, so a
+game's end loads no code while the game's is loaded. From store_end.py: load_stats,
+save_stats, clear_game, record_game, stat, stat_set, unpack,
 everything else from store_load.py (the boot-time clean-up, load_settings,
 save_settings, load_game, reject_game, pack, crc32_soft, GAME, MSG_*, ST_*, KIND_*,
 SETTINGS_DEFAULT, STATS_LEN, ...).
@@ -86,6 +87,7 @@ class Store:
         self.writes = 0
         self._last = {}       # file name -> CRC of the file it holds now
         self._has = None      # cached: does a good saved game exist?
+        self._stats = None    # the stats record, once load_stats() read it (at boot)
         __getattr__("clean")(self)  # the folder; .tmp files a power cut left
 
     def __getattr__(self, name):
@@ -137,6 +139,39 @@ class Store:
         if self._has is None:
             __getattr__("load_game")(self)
         return self._has
+
+    def finish_game(self, kind, winner, best_round=0, total=0):
+        """A game is over: count it in the stats, save them, then forget the saved game.
+        It runs with the game's code loaded, so it loads nothing: the stats record has
+        been in RAM since boot (ui.boot calls load_stats(); counters as store_end's
+        stat(): 4 bytes little-endian each; games, wins + seat, best round, best total)."""
+        if kind == 1:    # KIND_SHAKEUP: ST_SU_GAMES, ST_SU_WINS
+            games, wins = 0, 2
+        elif kind == 2:  # KIND_FRENZY: ST_FF_GAMES, ST_FF_WINS (ST_FF_BEST, _HIGH 10, 11)
+            games, wins = 1, 6
+        else:
+            raise ValueError("unknown game kind %d" % kind)
+        ba = self._stats
+        if ba is None:  # a Store not opened by ui.boot (tests, tools)
+            ba = self.load_stats()
+        more = kind == 2
+        # (counter, None: one more, or a score: the best so far); -1 skips it
+        for i, v in ((games, None), (wins + winner if 0 <= winner < 4 else -1, None),
+                     (10 if more else -1, best_round), (11 if more else -1, total)):
+            if i >= 0:
+                j = i * 4
+                old = int.from_bytes(ba[j:j + 4], "little")
+                ba[j:j + 4] = min(old + 1 if v is None else max(old, v),
+                                  0x7FFFFFFF).to_bytes(4, "little")
+        self._save("stats.dat", 0x54, bytes(ba))  # store_end.STATS, _T_STATS
+        path = self.root + "game.sav"  # the result is on disk: now the save may go
+        for p in (path, path + ".tmp"):
+            try:
+                os.remove(p)
+            except OSError:
+                pass
+        self._last.pop("game.sav", None)
+        self._has = False
 
     def save_game(self, kind, blob, ui=b""):
         """Save the game (kind 1 Shake Up, 2 Frenzy; blob = Game.to_bytes())."""

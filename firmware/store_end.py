@@ -1,9 +1,9 @@
-"""A game's end for store.py, and reading a file: the stats (load, count, save), forgetting
-the save, and the reading and checking of a file that store_load uses as well.
+"""The stats for store.py (load, count, save), forgetting the save, and the reading and
+checking of a file that store_load uses as well.
 
-A game ends with its own modules loaded, so this is the small part that moment needs:
 store.py's __getattr__ looks here before store_load (whose loads, settings and repairs
-are bigger and not needed then), loads the module for the call and drops it again.
+are bigger), loads the module for the call and drops it again. A game's end loads
+neither: Store.finish_game() counts in the record load_stats() left in the Store.
 Setting a damaged file aside is rare, so _load reaches store_load's _bad for it.
 """
 import store
@@ -88,14 +88,17 @@ def _load(st, name, ftype, msg, size=0):
 
 
 def load_stats(st):
-    """bytearray(STATS_LEN) of counters (see stat(), record_game())."""
+    """bytearray(STATS_LEN) of counters (see stat(), record_game()); the Store keeps
+    it as the record its finish_game() counts in (the caller may change and save it)."""
     p = _load(st, STATS, _T_STATS, "Stats were reset", _STATS_LEN)  # MSG_STATS
-    return bytearray(_STATS_LEN) if p is None else bytearray(p)
+    st._stats = ba = bytearray(_STATS_LEN) if p is None else bytearray(p)
+    return ba
 
 
 def save_stats(st, ba):
     if len(ba) != _STATS_LEN:
         raise ValueError("stats must be %d bytes" % _STATS_LEN)
+    st._stats = ba  # the record finish_game() counts in from now on
     return st._save(STATS, _T_STATS, bytes(ba))
 
 
@@ -106,15 +109,6 @@ def clear_game(st):
     _remove(path + ".tmp")
     st._last.pop("game.sav", None)
     st._has = False
-
-
-def finish_game(st, kind, winner, best_round=0, total=0):
-    """A game is over: count it in the stats (record_game), save them, and forget
-    the saved game, in one load of this module."""
-    ba = load_stats(st)
-    record_game(ba, kind, winner, best_round, total)
-    save_stats(st, ba)
-    clear_game(st)
 
 
 def stat(ba, i):

@@ -20,6 +20,7 @@ def boot(app, board, fs_root, devices, source):
     app.sensor_missing = bool(getattr(devices, "sensor_missing", app.shaker is None))
     app.store = store.Store(fs_root)
     app.settings = app.store.load_settings()
+    app.store.load_stats()  # kept in the Store: a game's end then loads no code
     from core.dice import Dice
     app.dice = Dice(source if source is not None else devices.source)
     app.now = 0
