@@ -622,12 +622,15 @@ def boot(root, lib, fs):
 
 # ---- imports --------------------------------------------------------------------------
 
+# What boot keeps, then the menu, then each game's resident modules, then modules loaded
+# on demand for a moment (the figure is what each would add while loaded).
 BOOT_ORDER = ("guard", "store", "power", "ui.gfx", "ui.font", "ui.screens", "ui.sounds",
               "hal.events", "hal.display", "hal.buttons", "hal.buzzer", "hal.shake",
-              "hal.rng", "hal.devices", "core.dice", "app",
+              "hal.mpu6050", "core.dice", "app", "ui.menu",
               "core.shakeup", "ui.shakeup_screen",
-              "core.frenzy_score", "core.frenzy", "core.odds", "ui.frenzy_screen",
-              "ui.frenzy_draw", "core.frenzy_load", "ui.settings", "ui.howto", "ui.stats")
+              "core.frenzy", "ui.frenzy_screen", "ui.frenzy_draw",
+              "core.frenzy_score", "core.odds", "ui.frenzy_text", "core.frenzy_load",
+              "store_end", "store_load", "ui.launch", "ui.settings", "ui.howto", "ui.stats")
 
 
 class Imports:
