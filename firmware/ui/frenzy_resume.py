@@ -46,6 +46,5 @@ def run(scr, b):
     if scr.view == _NOTICE and not b[23]:
         scr.view = 0
     if scr.view == _WINNER:
-        t = scr.app.now  # the grace before OK leaves starts again
-        for i in range(4):
-            ov[47 - i] = t >> 8 * i & 0xFF
+        # The grace before OK leaves starts again.
+        ov[44:48] = min(scr.app.now, 0xFFFFFFFF).to_bytes(4, "big")

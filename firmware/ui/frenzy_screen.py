@@ -84,21 +84,6 @@ _WIN_T0 = const(44)  # when the winner was shown (4 bytes; past the ui bytes)
 WILD_RISK = b"\x00\x43\x21\x0b\x02\x00"
 
 
-def _put(b, j, v, n):
-    # v as n big-endian bytes at b[j], clamped to what they hold.
-    top = (1 << 8 * n) - 1
-    v = 0 if v < 0 else top if v > top else v
-    for i in range(n):
-        b[j + n - 1 - i] = v >> 8 * i & 0xFF
-
-
-def _get(b, j, n):
-    v = 0
-    for i in range(n):
-        v = v << 8 | b[j + i]
-    return v
-
-
 class FrenzyScreen(screens.Screen):
     NAME = "frenzy"
     KIND = 2
@@ -192,7 +177,7 @@ class FrenzyScreen(screens.Screen):
         v = self.view
         app = self.app
         if v == WINNER:
-            if k == OK and app.elapsed(_get(self.ov, _WIN_T0, 4)) >= _WIN_GRACE:
+            if k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
                 app.menu()
             return
         self.dirty = True
@@ -296,7 +281,7 @@ class FrenzyScreen(screens.Screen):
                 i = ov[_NN]
                 if (sch == fz.LOCKSTEP or nt[1] == actor) and i < _NMAX:
                     ov[_NSF + i] = nt[1] << 4 | nt[2]
-                    _put(ov, _NRUN + 3 * i, nt[3], 3)
+                    ov[_NRUN + 3 * i:_NRUN + 3 * i + 3] = min(nt[3], 0xFFFFFF).to_bytes(3, "big")
                     if not i:
                         v = NOTICE
                     ov[_NN] = i + 1
@@ -312,9 +297,8 @@ class FrenzyScreen(screens.Screen):
                 ov[_SFLAGS] = 1 if doubled else 0
                 self.s_tie = 0
                 ov[_SIN] = was_in
-                for s in range(g.players):
-                    if g.round_scores[s] > _get(ov, _BEST, 3):
-                        _put(ov, _BEST, g.round_scores[s], 3)
+                b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
+                ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
                 v = SUMMARY
             elif t == "tie":
                 self.s_tie = nt[1]
@@ -324,7 +308,7 @@ class FrenzyScreen(screens.Screen):
                 ov[_Q + ov[_NQ]] = v
                 ov[_NQ] += 1
         if g.phase == fz.OVER:
-            app.finish(KIND, g, _get(ov, _BEST, 3), g.totals[g.winner])
+            app.finish(KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"), g.totals[g.winner])
         if self.view == PLAY and ov[_NQ]:
             self._next_view()
 
@@ -344,7 +328,7 @@ class FrenzyScreen(screens.Screen):
             ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
             ov[_NQ] = n - 1
             if self.view == WINNER:
-                _put(ov, _WIN_T0, self.app.now, 4)
+                ov[_WIN_T0:] = min(self.app.now, 0xFFFFFFFF).to_bytes(4, "big")
                 self.app.play(sounds.WIN)
             elif self.view == NOTICE:
                 self.app.play(sounds.SAFE)  # a riser filled
@@ -507,5 +491,5 @@ class FrenzyScreen(screens.Screen):
         b[11] = self.wildv
         b[19] = self.f_seat
         b[_SFLAGS] |= self.s_tie << 4
-        _put(b, 20, self.f_lost, 3)
+        b[20:23] = min(self.f_lost, 0xFFFFFF).to_bytes(3, "big")
         return b
