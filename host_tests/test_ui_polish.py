@@ -124,7 +124,7 @@ def test_farkle_on_the_first_roll_does_not_say_lost_0():
     r.press(OK)                          # RED's dice
     r.wait(600)
     s = r.app.screen
-    assert s.view == fs.FARKLE and s.f_seat == 0 and s.f_lost == 0, (s.view, s.f_lost)
+    assert s.view == fs.FARKLE and s.ov[19] == 0 and s.ov[20:23] == bytes(3), (s.view, s.ov)
     assert s.t_a == "RED FARKLED", s.t_a
     x = (128 - gfx.width("RED FARKLED", gfx.MEDIUM)) // 2
     assert _text_intact(r.frame(), "RED FARKLED", x, 40, gfx.MEDIUM)

@@ -96,7 +96,7 @@ def draw(scr, fb):
             gfx.banner(fb, scr.t_a, 0)
             y = 13
             for s in range(scr.game.players):
-                if scr.s_tie >> s & 1:
+                if scr.ov[39] >> 4 + s & 1:  # a tie round's seat
                     gfx.arrow(fb, 0, y + 1)
                 gfx.text(fb, scr.t_rows[s], 5, y + 1)
                 gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)

@@ -33,14 +33,12 @@ def run(scr, b):
     scr.mask = b[10] & 0x3F
     scr.wildv = b[11] if 1 <= b[11] <= 6 else 1
     ov[12] &= 0x3F  # the mask set aside
-    scr.f_seat = b[19] & 3
-    scr.f_lost = b[20] << 16 | b[21] << 8 | b[22]
+    ov[19] &= 3  # the seat that farkled (its lost points follow, 3 bytes)
     if b[24] >= b[23]:
         ov[24] = 0  # the notice shown
     for i in range(_NMAX):
         ov[25 + i] &= 0x33  # stopped seat << 4 | filling seat
-    ov[39] = b[39] & 1  # 2X doubled
-    scr.s_tie = b[39] >> 4
+    ov[39] &= 0xF1  # 2X doubled; high nibble: seats playing a tie round next
     if scr.view == _WINNER and scr.game.phase != _OVER:
         scr.view = 0  # PLAY
     if scr.view == _NOTICE and not b[23]:

@@ -65,11 +65,13 @@ _Q = const(3)        # the queue (_QMAX bytes)
 _TAKEN = const(12)   # DECIDE: the mask just set aside (drawing)
 _DICE = const(13)    # the dice row as shown (5 bytes)
 _ND = const(18)
+_FSEAT = const(19)   # FARKLE: the seat that farkled
+_FLOST = const(20)   # FARKLE: the points it lost (3 bytes)
 _NN = const(23)      # "filled the riser" notices
 _NI = const(24)      # the notice shown
 _NSF = const(25)     # per notice: stopped seat << 4 | filling seat (_NMAX bytes)
 _SROUND = const(37)  # the summarised round (2 bytes)
-_SFLAGS = const(39)  # bit 0: 2X doubled this round (s_tie goes in the high nibble)
+_SFLAGS = const(39)  # bit 0: 2X doubled this round; high nibble: seats in a tie round next
 _SIN = const(40)     # seats that played the summarised round
 _NRUN = const(28)    # per notice: the stopped seat's total (3 bytes each)
 _BEST = const(41)    # best counted round score so far, for the stats (3 bytes)
@@ -105,10 +107,6 @@ class FrenzyScreen(screens.Screen):
         ov = self.ov = bytearray(_UI_LEN + 4)
         ov[_DICE:_DICE + 5] = game.rolled
         ov[_ND] = game.nrolled
-        # Overlay data.
-        self.f_seat = 0
-        self.f_lost = 0
-        self.s_tie = 0                  # seats playing a tie round next
         # Text, formatted when the state changes (never while drawing).
         self.t_head = ""
         self.t_sheet = ""
@@ -273,8 +271,8 @@ class FrenzyScreen(screens.Screen):
                 ov[_DICE:_DICE + 5] = g.rolled
                 ov[_ND] = g.nrolled
             elif t == "farkle":
-                self.f_seat = nt[1]
-                self.f_lost = lost
+                ov[_FSEAT] = nt[1]
+                ov[_FLOST:_FLOST + 3] = min(lost, 0xFFFFFF).to_bytes(3, "big")
                 v = FARKLE
                 app.play(sounds.FARKLE)
             elif t == "stopped_by":
@@ -294,14 +292,13 @@ class FrenzyScreen(screens.Screen):
             elif t == "round_end":
                 ov[_SROUND] = nt[1] >> 8
                 ov[_SROUND + 1] = nt[1] & 0xFF
-                ov[_SFLAGS] = 1 if doubled else 0
-                self.s_tie = 0
+                ov[_SFLAGS] = 1 if doubled else 0  # and no tie yet
                 ov[_SIN] = was_in
                 b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
                 ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
                 v = SUMMARY
             elif t == "tie":
-                self.s_tie = nt[1]
+                ov[_SFLAGS] = ov[_SFLAGS] & 1 | nt[1] << 4
             elif t == "win":
                 v = WINNER
             if v and ov[_NQ] < _QMAX:
@@ -472,9 +469,10 @@ class FrenzyScreen(screens.Screen):
                 if ph == fz.DECIDE and g.riser(seat) == 5:
                     self.t_pts = "FULL!"
         elif v == FARKLE:
-            c = COLOURS[self.f_seat]
+            c = COLOURS[self.ov[_FSEAT]]
+            lost = int.from_bytes(self.ov[_FLOST:_FLOST + 3], "big")
             # Nothing to lose on a round's first roll: no "LOST 0".
-            self.t_a = "%s LOST %d" % (c, self.f_lost) if self.f_lost else c + " FARKLED"
+            self.t_a = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
             self.t_b = "DONE FOR THIS ROUND"
         else:
             fz._aside("ui", "frenzy_text", self, g, v, seat)
@@ -489,7 +487,4 @@ class FrenzyScreen(screens.Screen):
         b[9] = self.cur
         b[10] = self.mask
         b[11] = self.wildv
-        b[19] = self.f_seat
-        b[_SFLAGS] |= self.s_tie << 4
-        b[20:23] = min(self.f_lost, 0xFFFFFF).to_bytes(3, "big")
         return b

@@ -54,7 +54,7 @@ def run(scr, g, v, seat):
                 scr.t_cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
             scr.t_tot[s] = str(g.totals[s])
         # A tie: the marked rows play one more round.
-        scr.t_b = "TIE: ONE MORE ROUND" if scr.s_tie else "OK"
+        scr.t_b = "TIE: ONE MORE ROUND" if ov[39] >> 4 else "OK"
     else:  # the winner
         w = g.winner
         scr.t_b = str(g.totals[w])
