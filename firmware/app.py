@@ -208,7 +208,22 @@ class App:
         gc.collect()
         from ui.launch import launch
         _unload(("ui.launch",))
-        launch(self, g)
+        got = launch(self, g)
+        launch = None  # ui.launch goes before the screen is made: the start's fullest heap
+        if got is None:
+            return
+        cls, game, ui = got
+        try:
+            scr = cls(self, game, ui)
+        except (ValueError, IndexError):
+            if ui is None:
+                raise  # a new game that cannot start is a bug, not a damaged save
+            self.store.reject_game()  # its screen state cannot be restored
+            self.menu()
+            return
+        if ui is None:
+            self.save(cls.KIND, game, b"")
+        self.show(scr)
 
     resume = _go  # continue the saved game (main.py after a crash or a wake)
 
