@@ -99,8 +99,10 @@ class Store:
     def _save(self, name, ftype, payload):
         """Write the file atomically unless it already holds this payload."""
         n = len(payload)
-        data = bytes((0x50, 0x44, ftype, _VERSION, n & 0xFF, n >> 8)) + payload
-        c = crc32(data)
+        head = bytes((0x50, 0x44, ftype, _VERSION, n & 0xFF, n >> 8))
+        # The file is head + payload + CRC, written in pieces: joined, it would take
+        # two more copies of the game on the heap at every decision (play's fullest).
+        c = crc32(payload, crc32(head))
         last = self._last
         if last.get(name) == c:  # the file's own CRC: the same content
             return True
@@ -109,7 +111,9 @@ class Store:
         try:
             f = open(tmp, "wb")
             try:
-                f.write(data + c.to_bytes(4, "little"))
+                f.write(head)
+                f.write(payload)
+                f.write(c.to_bytes(4, "little"))
             finally:
                 f.close()
             try:
@@ -179,8 +183,7 @@ class Store:
             raise ValueError("unknown game kind %d" % kind)
         if len(ui) > _UI_MAX or len(blob) + len(ui) + 12 > _CAP:  # 12: head, len, CRC
             raise ValueError("saved game too big")
-        ok = self._save("game.sav", _T_GAME, bytes((kind, len(ui))) + bytes(ui)
-                        + bytes(blob))
+        ok = self._save("game.sav", _T_GAME, bytes((kind, len(ui))) + ui + blob)
         if ok:
             self._has = True
         return ok
