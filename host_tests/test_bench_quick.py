@@ -19,12 +19,12 @@ from conftest import ROOT, micropython_bin
 # goal name -> highest value still accepted while the goal is open (tools/bench/results.md
 # explains each: see the report of issue 8).
 OPEN = {
-    # Bytecode and qstrs of .mpy files live in the heap (64-bit unix port). Measured
-    # 84,992 and 97,280 bytes after the memory work; near the threshold pass/fail is
-    # not monotonic (fragmentation when a game's modules load), so the ceilings leave
-    # about 8 KB of room.
-    "min_heap_1": 91 * 1024,
-    "min_heap_2": 103 * 1024,
+    # Frenzy's code and names (.mpy bytecode and qstrs live in the heap) still need more
+    # than 64 KB on the 64-bit unix port: measured 73,728-74,752 bytes after the second
+    # memory round. Near the threshold pass/fail is not monotonic (fragmentation when
+    # modules load) and the checkout's paths move it by about 1 KB, so the ceiling leaves
+    # about 5 KB of room. Shake Up's min_heap_1 meets the goal and is enforced.
+    "min_heap_2": 80 * 1024,
 }
 
 
