@@ -41,8 +41,10 @@ def launch(app, g):
             if kind == _KIND_SHAKEUP:
                 game = mod.Game(g & 15, bool(s[store.S_SPOTS]), app.dice)
             else:
+                # (pyright types `mod` as core.shakeup, its first binding)
                 game = mod.Game(g & 15, s[store.S_SCHEDULE],
-                                1000 if s[store.S_ONES] else 300, app.dice)
+                                1000 if s[store.S_ONES] else 300,
+                                app.dice)  # pyright: ignore[reportCallIssue]
         else:
             game = mod.Game.from_bytes(blob, app.dice)
             app.players = game.players
