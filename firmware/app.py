@@ -81,7 +81,7 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # Modules imported only while their screen is in use; menu() drops them again so a
 # game's code does not keep heap from the next one.
 _LAZY = ("ui.shakeup_screen", "core.shakeup", "ui.frenzy_screen", "ui.frenzy_draw",
-         "core.frenzy", "core.frenzy_score", "core.frenzy_load", "core.odds", "ui.settings",
+         "core.frenzy", "core.frenzy_score", "core.frenzy_load", "ui.settings",
          "ui.howto", "ui.stats", "ui.boot")
 
 try:

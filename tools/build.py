@@ -33,7 +33,7 @@ MPY_VERSION = 6
 # sub-version (that is only for native code), so they load on MicroPython 1.23+.
 MPY_SUB_VERSION = 3
 OPT_LEVEL = 3  # release: asserts stripped, __debug__ False, no line numbers (each module
-# loads ~5 % smaller; crash logs still name the file and function)
+# loads ~5 % smaller; crash logs still name the module and function)
 SKIP_DIRS = ("__pycache__",)
 SKIP_SUFFIXES = (".pyc", ".mpy", "~", ".swp")
 
@@ -102,6 +102,15 @@ def check_mpy_header(path):
         raise BuildError("%s: needs %d-bit small ints; the ESP32 has 31" % (path, head[3]))
 
 
+def short_source_name(rel):
+    """The name a module's code carries as its source file: the module's own name
+    ("frenzy_screen" for ui/frenzy_screen.py, "ui" for ui/__init__.py). The device
+    interns it as a string for as long as it runs, and the module's name is interned
+    anyway (it is the package's attribute), so a path costs RAM and tells no more."""
+    parts = rel.replace(os.sep, "/")[:-3].split("/")
+    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+
+
 def compile_one(host, out_path, source_name, opt):
     cmd = mpy_cross_cmd() + ["-O%d" % opt, "-s", source_name, "-o", out_path, host]
     res = subprocess.run(cmd, capture_output=True, text=True)
@@ -136,7 +145,7 @@ def build(board, out_root=DEFAULT_OUT, opt=OPT_LEVEL, firmware=FIRMWARE, boards_
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         if dev.endswith(".mpy") and rel.endswith(".py"):
             tmp = dst + ".tmp"
-            compile_one(host, tmp, rel, opt)
+            compile_one(host, tmp, short_source_name(rel), opt)
             _replace_if_changed(tmp, dst)
         else:
             if rel.endswith(".py"):

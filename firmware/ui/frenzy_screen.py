@@ -21,9 +21,9 @@ The ui bytes (for Continue) are `_pack()`: the open overlays with their data, th
 cursor, the selection and the best round so far, so a restored game shows exactly
 the same view.
 
-Memory: the overlays' texts (ui.frenzy_text), restoring the ui bytes
-(ui.frenzy_resume) and the odds hint (core.odds) are loaded when needed and dropped
-right after (core.frenzy._aside): on state changes, never per frame.
+Memory: the overlays' texts (ui.frenzy_text) and restoring the ui bytes
+(ui.frenzy_resume) are loaded when needed and dropped right after (core.frenzy._aside):
+on state changes, never per frame. The odds hint reads core.frenzy.RISK.
 """
 from core import frenzy as fz
 from ui import frenzy_draw, screens, sounds
@@ -462,9 +462,9 @@ class FrenzyScreen(screens.Screen):
             elif ph == fz.PH_ROLL or ph == fz.DECIDE:
                 n = g.to_roll()
                 if self.app.settings[_S_ODDS] and n:
-                    # core.odds.farkle_risk, its module loaded for this one call
+                    # core.odds.farkle_risk without its checks (n is 1-5 here)
                     r = WILD_RISK[n] if g.common == 8 and not g.wild else \
-                        fz._aside("core", "odds", n, g.usable())
+                        fz.RISK[(n - 1) * 7 + (g.usable() or 0)]
                     self.t_info = "FARKLE RISK %d%%" % r
                 if ph == fz.DECIDE and g.riser(seat) == 5:
                     self.t_pts = "FULL!"

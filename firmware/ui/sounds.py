@@ -3,24 +3,28 @@
 Notes as hal.buzzer numbers them: n = 1..60 is the semitone n-1 above C4 (C7 = 37,
 about 2.1 kHz, where a small piezo is loudest). Effects are short and never block: the
 buzzer plays them from tick(); muted, they keep their timing in silence.
+
+Written as bytes literals (hex: 0x28 = note 40, 0x0a = 100 ms): `bytes((40, 1, ...))`
+would also keep its tuple of ints in RAM, as a constant of the loaded module.
 """
 
 # Dice rattling in the hand: irregular short clicks (the app repeats it while tumbling).
-RATTLE = bytes((40, 1, 0, 2, 44, 1, 0, 1, 38, 1, 0, 3, 46, 1, 0, 2, 41, 1, 0, 2))
+RATTLE = (b"\x28\x01\x00\x02\x2c\x01\x00\x01\x26\x01"
+          b"\x00\x03\x2e\x01\x00\x02\x29\x01\x00\x02")
 # The dice land: one low knock and a higher tick.
-LAND = bytes((30, 2, 0, 1, 42, 2))
+LAND = b"\x1e\x02\x00\x01\x2a\x02"
 # Cursor moved / item chosen.
-SELECT = bytes((48, 2))
+SELECT = b"\x30\x02"
 # Points banked / pawn moved up.
-BANK = bytes((36, 5, 40, 5, 43, 8))
+BANK = b"\x24\x05\x28\x05\x2b\x08"
 # Farkle: a falling phrase.
-FARKLE = bytes((40, 8, 36, 8, 31, 16))
+FARKLE = b"\x28\x08\x24\x08\x1f\x10"
 # A pawn sent back to level 1.
-PENALTY = bytes((28, 6, 0, 2, 24, 12))
+PENALTY = b"\x1c\x06\x00\x02\x18\x0c"
 # A pawn reaches the Safe Zone.
-SAFE = bytes((43, 4, 48, 4, 52, 4, 55, 10))
+SAFE = b"\x2b\x04\x30\x04\x34\x04\x37\x0a"
 # The winner.
-WIN = bytes((43, 8, 43, 8, 43, 8, 39, 20, 0, 4, 41, 8, 41, 8, 41, 8, 38, 20, 0, 4,
-             43, 8, 48, 30))
+WIN = (b"\x2b\x08\x2b\x08\x2b\x08\x27\x14\x00\x04"
+       b"\x29\x08\x29\x08\x29\x08\x26\x14\x00\x04\x2b\x08\x30\x1e")
 # Something not possible (e.g. OK on a greyed choice).
-NOPE = bytes((20, 6))
+NOPE = b"\x14\x06"
