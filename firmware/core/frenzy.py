@@ -51,6 +51,10 @@ except ImportError:
     def const(x):
         return x
 
+_TYPES = const(0)  # for pyright only (on the device "if 0:" is no code)
+if _TYPES:
+    from core.dice import Dice
+
 # Common Die faces (core.dice.TWOX and WILD)
 _TWOX = const(7)
 _WILD = const(8)
@@ -306,40 +310,38 @@ def _aside(pkg, name, *args):
 
 
 class Game:
+    # Set by core.frenzy_new (annotations only: no code, no heap on the device).
+    players: int
+    schedule: int
+    ones: int
+    round: int
+    roller: int
+    step: int
+    phase: int
+    player: int
+    common: int
+    wild: int
+    rolled: bytearray
+    nrolled: int
+    totals: list
+    round_scores: list
+    round_raw: list
+    in_round: int
+    winner: int
+    notes: list
+    _t: int
+    _dice: "Dice"  # or None: then apply() takes the values
+    _next: int
+    _rin: int
+    _recs: list
+    _st: bytearray
+    _end: list
+    _by: bytearray
+
     def __init__(self, players, schedule=RELAY, ones=300, dice=None):
-        if not isinstance(players, int) or players < 1 or players > 4:
-            raise ValueError("Farkle Frenzy needs 1-4 players, got %r" % (players,))
-        if schedule != RELAY and schedule != LOCKSTEP:
-            raise ValueError("schedule must be RELAY (0) or LOCKSTEP (1), got %r" % (schedule,))
-        if ones != 300 and ones != 1000:
-            raise ValueError("three 1s score 300 or 1000, got %r" % (ones,))
-        self._t = 0 if ones == 300 else 42  # offset of the table in _PER_VALUE
-        self.players = players
-        self.schedule = schedule
-        self.ones = ones
-        self._dice = dice
-        self.round = 1
-        self.roller = 0
-        self._next = 1 % players  # the seat whose turn it would be next round
-        self.step = 0
-        self.phase = COMMON
-        self.player = 0
-        self.common = 0
-        self.wild = 0
-        self.rolled = bytearray(5)
-        self.nrolled = 0
-        self.totals = [0] * players
-        self.round_scores = [0] * players
-        self.round_raw = [0] * players  # last round before the 400 entry rule
-        self.in_round = (1 << players) - 1
-        self._rin = self.in_round  # seats the records belong to
-        self.winner = -1
-        self._recs = [bytearray() for _ in range(players)]
-        self._st = bytearray(players)
-        self._end = [0] * players
-        self._by = bytearray(players)
-        self.notes = []
-        resolve(self._recs, self._rin, 0, self._st, self._end, self._by)
+        # The checks and the setup run once per game: their code is in core.frenzy_new,
+        # loaded for this call and dropped after.
+        _aside("core", "frenzy_new", self, players, schedule, ones, dice)
 
     # ---- queries -------------------------------------------------------------
 
