@@ -6,19 +6,50 @@ the firmware's modules must be counted in the firmware's share): the screens'
 constants are read from sys.modules once the game has imported them.
 
 `Driver(app, sim)`: a virtual 33 ms frame clock (`frames(ms)`, `tap(name)`,
-`shake()`), `to_menu()`, `new_game(kind, players)`; `play_shakeup()` /
-`play_frenzy()` play the current game to its winner and back to the menu, choosing
-with a seeded xorshift, so the same seed plays the same game (`decisions` counts).
-Every one of these is a generator that yields after each frame, so the caller can
-look at the heap between frames; in the WebAssembly port garbage is only collected
-when control is back in JavaScript, so there the caller returns to Node at each
-yield. `run(gen)` simply runs one to its end.
+`shake()`), `to_menu()`, `new_game(kind, players)`. These are generators that yield
+after each frame, so the caller can look at the heap between frames; in the
+WebAssembly port garbage is only collected when control is back in JavaScript, so
+there the caller returns to Node at each yield. `run(gen)` simply runs one to its end.
+
+A whole game is played tick by tick instead: `start_play(kind)`, then each
+`play_tick()` runs exactly one frame and returns True, or False once the game is over
+and the winner screen has been left for the menu. The benchmark charges everything
+the pilot keeps alive across frames to the firmware (nested generators held about
+1 KB for the whole game), so between ticks the play's state is small ints and
+constant strings in the Driver, and objects made in __init__, before the fence:
+- at each screen to act on a planner reads it and writes the inputs as (op, a, b)
+  triples into the preallocated list `plan`: "tap" a button, "frames" ms, "dec" (a
+  decision made), "roll" (shake, or the ops that follow: the OK path), the cursor
+  ops "cur" / "item" / "choice" / "ok_wild" (NEXT until the cursor is on a, within
+  the limits of _cursor, _item, _choice: past them Stuck for a stalled firmware),
+  "menu" (the winner went back to the menu: the end). It keeps no screen, game or
+  module across frames: the App drops a game's modules at its end and the pilot must
+  not keep them alive;
+- a tap or a shake runs as a micro-script from _SCRIPTS, with the inputs and timing
+  of tap() and shake().
+Choices come from a seeded xorshift, drawn in the order the generator pilot drew
+them, so the same seed plays the same game (`decisions` counts them).
+`play_shakeup()` / `play_frenzy()` are the same play as generators.
 """
 import sys
 
 from xorshift import XorShift  # noqa: F401  (harness: pilot.XorShift)
 
 FRAME = 33
+
+# The tick-driven play's micro-scripts: (step, arg) pairs. "frames" ms as frames(ms);
+# "press" / "release" a button; "shake" 1 / 0; "tumbling" / "rest" n: a frame at a
+# time until the dice tumble / are at rest, at most n frames. Ops and steps are named
+# by strings the pilot has anyway: its names share the qstr pools with the firmware's,
+# and a new pool (7 KB) before the fence would not be charged to the firmware.
+_SCRIPTS = {
+    "OK": ("press", "OK", "frames", 99, "release", "OK", "frames", 66),  # tap("OK")
+    "NEXT": ("press", "NEXT", "frames", 99, "release", "NEXT", "frames", 66),
+    # _settle() first: keys are ignored while the dice tumble.
+    "_settle": ("rest", 120, "press", "NEXT", "frames", 99, "release", "NEXT", "frames", 66),
+    "shake": ("frames", 400, "shake", 1, "tumbling", 60, "frames", 300, "shake", 0,
+              "rest", 60, "frames", 66),  # shake()
+}
 
 
 class Stuck(Exception):
@@ -27,12 +58,26 @@ class Stuck(Exception):
 
 class Driver:
     def __init__(self, app, sim, seed=1):
+        """app may be None until the game's App exists (the benchmark makes the Driver
+        before fencing the heap and the App, the firmware, after)."""
         self.app = app
         self.sim = sim
         self.rnd = XorShift(seed + 1000)
         self.now = 1000
         self.decisions = 0
         self.frames_run = 0
+        # The tick-driven play's state (see the module's docstring).
+        self.plan = [0] * 72  # the longest: a Frenzy take of 6 dice and TAKE, 15 ops
+        self.counts = bytearray(7)  # Shake Up: how many dice show each number
+        self.kind = 0        # the game being played; 0 once it is over
+        self.pos = 0         # the plan's next op
+        self.n = 0           # the plan's length
+        self.limit = 0       # plans left before the game counts as stalled
+        self.count = 0       # NEXT taps made by the current cursor op
+        self.steps = ()      # the running micro-script (one of _SCRIPTS)
+        self.idx = 0         # its next step; at its end none runs
+        self.wait = 0        # frames waited by its "tumbling" / "rest" step
+        self.end = 0         # frames run while now < end
 
     # ---- time and inputs ---------------------------------------------------------
 
@@ -115,6 +160,9 @@ class Driver:
         scr = None  # hold no screen across frames: it would count as the firmware's heap
         yield from self.tap("OK")
 
+    # ---- cursors and rolls as generators (for callers that step by hand: the
+    # harness's frames measurements); the game itself is played by play_tick() --------
+
     def _settle(self):
         # Keys are ignored while the dice tumble (a shake that is still dying down).
         for _ in range(120):
@@ -153,79 +201,6 @@ class Driver:
         if self.name() != "menu":
             raise Stuck("the winner screen did not go back to the menu")
 
-    # ---- Shake Up ----------------------------------------------------------------
-
-    def play_shakeup(self, limit=6000):
-        """Each turn is planned from the screen as plain values (_su_plan), then played:
-        nothing of the game is held across frames, so when the game ends inside a tap
-        or a roll and the App drops its modules, the pilot keeps none of them alive."""
-        for _ in range(limit):
-            plan = self._su_plan()
-            if plan is None:
-                yield from self._finish()
-                return
-            for act in plan:
-                op = act[0]
-                if op == "tap":
-                    yield from self.tap(act[1])
-                elif op == "cur":
-                    yield from self._cursor(act[1], act[2])
-                elif op == "choice":
-                    yield from self._choice(act[1], act[2])
-                elif op == "roll":
-                    yield from self._roll(act[1])
-                else:  # "dec"
-                    self.decisions += 1
-        raise Stuck("Shake Up did not end in %d inputs" % limit)
-
-    def _su_plan(self):
-        """The next inputs for the Shake Up screen as (op, args...) tuples, or None
-        at the winner."""
-        s = self.app.screen
-        nm = s.NAME
-        if nm == "win":
-            return None
-        if nm == "pass":
-            return (("tap", "OK"),)
-        if nm != "shakeup":
-            raise Stuck("screen %s during Shake Up" % nm)
-        ss = sys.modules["ui.shakeup_screen"]
-        su = sys.modules["core.shakeup"]
-        rnd = self.rnd
-        v = s.view
-        g = s.game
-        if v == ss.RESULT or v == ss.INFO or (v == ss.ROLLOFF and len(s.info)):
-            return (("tap", "OK"),)
-        if v == ss.ROLLOFF or v == ss.BOARD:
-            return (("roll", None),)
-        if v == ss.DICE:
-            stop = (("cur", "cur", 5), ("tap", "OK"), ("dec",))
-            if su.classify(g.dice) >= su.MOVE or rnd.below(8) == 0:
-                return stop
-            counts = bytearray(7)
-            for x in g.dice:
-                counts[x] += 1
-            mask = g.held
-            for i in range(4):
-                if counts[g.dice[i]] >= 2 or rnd.below(6) == 0:
-                    mask |= 1 << i
-            if mask == 15:
-                return stop
-            plan = []
-            for i in range(4):
-                if mask >> i & 1 and not g.held >> i & 1:
-                    plan.append(("cur", "cur", i))
-                    plan.append(("tap", "OK"))
-            plan.append(("roll", ("cur", "cur", 4)))
-            return plan
-        if v == ss.MOVE or v == ss.PENALTY:
-            ch = s.choices
-            d = ch[rnd.below(len(ch))]
-            if v == ss.PENALTY and rnd.below(4):
-                d = ch[-1]  # SKIP / AGAIN: keeps the game from dragging on
-            return (("choice", d, len(ch) + 1), ("tap", "OK"), ("dec",))
-        raise Stuck("Shake Up view %d" % v)
-
     def _choice(self, want, limit):
         for _ in range(limit):
             s = self.app.screen
@@ -233,8 +208,6 @@ class Driver:
                 return
             s = None
             yield from self.tap("NEXT")
-
-    # ---- Farkle Frenzy -----------------------------------------------------------
 
     def _item(self, item):
         for _ in range(self.app.screen.nitems + 1):
@@ -246,80 +219,266 @@ class Driver:
             yield from self.tap("NEXT")
         raise Stuck("Frenzy cursor never reached item %d" % item)
 
+    # ---- a whole game, tick by tick ----------------------------------------------
+
+    def start_play(self, kind, limit=0):
+        """Play the current game (kind 1 Shake Up, 2 Frenzy) by play_tick() calls;
+        limit: the most plans (one per screen acted on) before Stuck."""
+        self.kind = kind
+        self.limit = limit or (6000 if kind == 1 else 20000)
+        self.pos = self.n = self.count = self.wait = self.end = 0
+        self.idx = len(self.steps)
+
+    def play_tick(self):
+        """Run one frame of the game: True; or False, with no frame, once it is over."""
+        while True:
+            if self.now < self.end:
+                self.app.step(self.now)
+                self.now += FRAME
+                self.frames_run += 1
+                return True
+            i = self.idx
+            if i < len(self.steps):
+                self.idx = i + 2
+                step = self.steps[i]
+                a = self.steps[i + 1]
+                if step == "frames":
+                    self.end = self.now + a
+                elif step == "press":
+                    self.sim.press(a)
+                elif step == "release":
+                    self.sim.release(a)
+                elif step == "shake":
+                    self.sim.shake(a == 1)
+                elif self.app.tumbling != (step == "tumbling") and self.wait < a:
+                    self.idx = i  # "tumbling" / "rest": not yet, one frame more
+                    self.wait += 1
+                    self.end = self.now + FRAME
+                else:
+                    self.wait = 0
+            elif self.pos < self.n:
+                self._op()
+            elif self.kind:
+                self._plan()
+            else:
+                return False
+
+    def play_shakeup(self, limit=6000):
+        self.start_play(1, limit)
+        while self.play_tick():
+            yield
+
     def play_frenzy(self, limit=20000):
+        self.start_play(2, limit)
+        while self.play_tick():
+            yield
+
+    def _op(self):
+        """Carry out the plan's next op: at once, or by a micro-script after which a
+        cursor op looks at the screen again."""
+        p = self.plan
+        pos = self.pos
+        op = p[pos]
+        a = p[pos + 1]
+        if op == "tap":
+            self.steps = _SCRIPTS[a]
+            self.idx = 0
+        elif op == "frames":
+            self.end = self.now + a
+        elif op == "dec":
+            self.decisions += 1
+        elif op == "roll":
+            # Half the rolls by shaking, half by OK (the no-sensor fallback) after
+            # moving the cursor to ROLL: the a ops that follow, which a shake skips.
+            if self.rnd.below(2):
+                self.steps = _SCRIPTS["shake"]
+                self.idx = 0
+                pos += 3 * a
+        elif op == "menu":
+            if self.name() != "menu":
+                raise Stuck("the winner screen did not go back to the menu")
+            self.kind = 0
+        else:
+            # A cursor op: done when the cursor is on a (or, for "choice" and "ok_wild",
+            # out of taps); else NEXT and look again.
+            s = self.app.screen
+            t = self.count
+            if op == "cur":
+                if t >= 12:
+                    raise Stuck("cursor cur never reached %r" % a)
+                on = s.cur == a
+            elif op == "item":
+                if t == 0:
+                    p[pos + 2] = s.nitems + 1  # its limit, read when it starts
+                if t >= p[pos + 2]:
+                    raise Stuck("Frenzy cursor never reached item %d" % a)
+                on = s.items[s.cur] == a
+            elif op == "choice":
+                on = t >= p[pos + 2] or s.choices[s.cur] == a
+            else:  # "ok_wild": a wild value that may be declared
+                on = t >= 7 or s.ok_wild[s.wildv]
+            if not on:
+                self.count = t + 1
+                self.steps = _SCRIPTS["_settle" if op == "cur" or op == "item" else "NEXT"]
+                self.idx = 0
+                return
+        self.pos = pos + 3
+        self.count = 0
+
+    def _put(self, op, a=0, b=0):
+        p = self.plan
+        n = self.n
+        p[n] = op
+        p[n + 1] = a
+        p[n + 2] = b
+        self.n = n + 3
+
+    def _put_roll(self, op=None, a=0):
+        """A roll: by shaking, or by OK after the cursor op (op, a) if any."""
+        self._put("roll", 3 if op else 2)
+        if op:
+            self._put(op, a)
+        self._put("tap", "OK")
+        self._put("frames", 600)
+        self._put("dec")
+
+    def _plan(self):
+        """The next plan, from the screen; at the winner: back to the menu."""
+        self.limit -= 1
+        if self.limit < 0:
+            raise Stuck("game kind %d did not end within its limit of plans" % self.kind)
+        self.pos = self.n = self.count = 0
+        if not (self._su_plan() if self.kind == 1 else self._fz_plan()):
+            # After the grace time OK goes back to the menu.
+            self._put("frames", 700)
+            self._put("tap", "OK")
+            self._put("frames", 100)
+            self._put("menu")
+
+    # ---- Shake Up ----------------------------------------------------------------
+
+    def _su_plan(self):
+        """Plan the inputs for the Shake Up screen: False at the winner."""
+        s = self.app.screen
+        nm = s.NAME
+        if nm == "win":
+            return False
+        if nm == "pass":
+            self._put("tap", "OK")
+            return True
+        if nm != "shakeup":
+            raise Stuck("screen %s during Shake Up" % nm)
+        ss = sys.modules["ui.shakeup_screen"]
+        su = sys.modules["core.shakeup"]
+        rnd = self.rnd
+        v = s.view
+        g = s.game
+        if v == ss.RESULT or v == ss.INFO or (v == ss.ROLLOFF and len(s.info)):
+            self._put("tap", "OK")
+        elif v == ss.ROLLOFF or v == ss.BOARD:
+            self._put_roll()
+        elif v == ss.DICE:
+            mask = 15  # stop
+            if su.classify(g.dice) < su.MOVE and rnd.below(8) != 0:
+                counts = self.counts
+                for i in range(7):
+                    counts[i] = 0
+                for x in g.dice:
+                    counts[x] += 1
+                mask = g.held
+                for i in range(4):
+                    if counts[g.dice[i]] >= 2 or rnd.below(6) == 0:
+                        mask |= 1 << i
+            if mask == 15:
+                self._put("cur", 5)
+                self._put("tap", "OK")
+                self._put("dec")
+            else:
+                for i in range(4):
+                    if mask >> i & 1 and not g.held >> i & 1:
+                        self._put("cur", i)
+                        self._put("tap", "OK")
+                self._put_roll("cur", 4)
+        elif v == ss.MOVE or v == ss.PENALTY:
+            ch = s.choices
+            d = ch[rnd.below(len(ch))]
+            if v == ss.PENALTY and rnd.below(4):
+                d = ch[-1]  # SKIP / AGAIN: keeps the game from dragging on
+            self._put("choice", d, len(ch) + 1)
+            self._put("tap", "OK")
+            self._put("dec")
+        else:
+            raise Stuck("Shake Up view %d" % v)
+        return True
+
+    # ---- Farkle Frenzy -----------------------------------------------------------
+
+    def _fz_plan(self):
+        """Plan the inputs for the Frenzy screen: False at the winner."""
+        s = self.app.screen
+        nm = s.NAME
+        if nm == "pass":
+            self._put("tap", "OK")
+            return True
+        if nm != "frenzy":
+            raise Stuck("screen %s during Frenzy" % nm)
         fs = sys.modules["ui.frenzy_screen"]
         fz = sys.modules["core.frenzy"]
-        rnd = self.rnd
-        for _ in range(limit):
-            s = self.app.screen
-            nm = s.NAME
-            if nm == "pass":
-                yield from self.tap("OK")
-                continue
-            if nm != "frenzy":
-                raise Stuck("screen %s during Frenzy" % nm)
-            g = s.game
-            v = s.view
-            if v == fs.WINNER:
-                s = g = fs = fz = None  # let the game's objects go before the menu
-                yield from self._finish()
-                return
-            if v == fs.WARN:
-                yield from self.tap("NEXT")  # NO is offered first: YES, stop anyway
-                yield from self.tap("OK")
-                self.decisions += 1
-                continue
-            if v != fs.PLAY:
-                yield from self.tap("OK")  # FARKLE, notices, round summary
-                continue
-            ph = g.phase
-            if ph == fz.PH_COMMON or ph == fz.PH_ROLL:
-                yield from self._roll(("item", fs.IT_ROLL))
-            elif ph == fz.PH_WILD:
-                for _ in range(7):
-                    if s.ok_wild[s.wildv]:
-                        break
-                    yield from self.tap("NEXT")
-                yield from self.tap("OK")
-                self.decisions += 1
-            elif ph == fz.PH_TAKE:
-                # The best points with the fewest dice (keeps dice to roll).
-                best = -1
-                m = 0
-                for mask in range(64):
-                    if s.ok_take[mask]:
-                        n = 0
-                        for i in range(6):
-                            n += mask >> i & 1
-                        k = g.points(mask) * 8 - n
-                        if k > best:
-                            best = k
-                            m = mask
-                for i in range(s.nitems):
-                    it = s.items[i]
-                    bit = fz.COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
-                    if m & bit:
-                        yield from self._item(it)
-                        yield from self.tap("OK")
-                yield from self._item(fs.IT_TAKE)
-                yield from self.tap("OK")
-                self.decisions += 1
-            elif ph == fz.PH_DECIDE:
-                run = g.running(g.player)
-                full = g.riser(g.player) == 5
-                goal = 350 + 50 * rnd.below(14)
-                if run >= goal and not (full and rnd.below(2)):
-                    yield from self._item(fs.IT_STOP)
-                    yield from self.tap("OK")
-                    self.decisions += 1
-                elif s.roll_on:
-                    yield from self._roll(("item", fs.IT_ROLL))
-                else:
-                    yield from self._item(fs.IT_ROLL)
-                    yield from self.tap("OK")
-                    self.decisions += 1
+        g = s.game
+        v = s.view
+        if v == fs.WINNER:
+            return False
+        if v == fs.WARN:
+            self._put("tap", "NEXT")  # NO is offered first: YES, stop anyway
+            self._put("tap", "OK")
+            self._put("dec")
+            return True
+        if v != fs.PLAY:
+            self._put("tap", "OK")  # FARKLE, notices, round summary
+            return True
+        ph = g.phase
+        if ph == fz.PH_COMMON or ph == fz.PH_ROLL:
+            self._put_roll("item", fs.IT_ROLL)
+        elif ph == fz.PH_WILD:
+            self._put("ok_wild")
+            self._put("tap", "OK")
+            self._put("dec")
+        elif ph == fz.PH_TAKE:
+            # The best points with the fewest dice (keeps dice to roll).
+            best = -1
+            m = 0
+            for mask in range(64):
+                if s.ok_take[mask]:
+                    n = 0
+                    for i in range(6):
+                        n += mask >> i & 1
+                    k = g.points(mask) * 8 - n
+                    if k > best:
+                        best = k
+                        m = mask
+            for i in range(s.nitems):
+                it = s.items[i]
+                bit = fz.COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
+                if m & bit:
+                    self._put("item", it)
+                    self._put("tap", "OK")
+            self._put("item", fs.IT_TAKE)
+            self._put("tap", "OK")
+            self._put("dec")
+        elif ph == fz.PH_DECIDE:
+            run = g.running(g.player)
+            full = g.riser(g.player) == 5
+            goal = 350 + 50 * self.rnd.below(14)
+            if run >= goal and not (full and self.rnd.below(2)):
+                self._put("item", fs.IT_STOP)
+                self._put("tap", "OK")
+                self._put("dec")
+            elif s.roll_on:
+                self._put_roll("item", fs.IT_ROLL)
             else:
-                raise Stuck("Frenzy phase %d in play" % ph)
-        raise Stuck("Frenzy did not end in %d inputs" % limit)
-
-
+                self._put("item", fs.IT_ROLL)
+                self._put("tap", "OK")
+                self._put("dec")
+        else:
+            raise Stuck("Frenzy phase %d in play" % ph)
+        return True
