@@ -295,9 +295,10 @@ def resolve(recs, mask, roller, st, end, by):
 
 def _aside(pkg, name, *args):
     """<pkg>.<name>.run(*args), imported for this one call and dropped right after
-    (from sys.modules and the package), so a game never holds that code: the wording
-    of a rejected decision (core.frenzy_why), loading a save (core.frenzy_load), and
-    ui.frenzy_screen's rare texts (ui.frenzy_text) and Continue (ui.frenzy_resume)."""
+    (from sys.modules and the package), so a game never holds that code: a new game's
+    setup (core.frenzy_new), the wording of a rejected decision (core.frenzy_why),
+    loading a save (core.frenzy_load), and ui.frenzy_screen's rare texts
+    (ui.frenzy_text) and Continue (ui.frenzy_resume)."""
     import sys
     full = pkg + "." + name
     try:
