@@ -310,11 +310,13 @@ class FrenzyScreen(screens.Screen):
             self._next_view()
 
     def _next_view(self):
-        """Close the current overlay (a notice may have more pages); open the next."""
+        """Close the current overlay (a notice may have more pages); open the next.
+        Both callers _settle() next, whose _sync() formats the view's texts: formatting
+        them here too loaded ui.frenzy_text twice, the first time deep inside the
+        decision (the fullest moment of a Frenzy game)."""
         ov = self.ov
         if self.view == NOTICE and ov[_NI] + 1 < ov[_NN]:
             ov[_NI] += 1
-            self._sync()
             return
         if self.view == NOTICE:
             ov[_NN] = 0
@@ -331,7 +333,6 @@ class FrenzyScreen(screens.Screen):
                 self.app.play(sounds.SAFE)  # a riser filled
         else:
             self.view = PLAY
-        self._sync()
 
     def _settle(self, save=True):
         """After a decision (save it, with the view: one write per decision) or a
