@@ -96,13 +96,18 @@ class Store:
         f = __getattr__(name)
         return lambda *a, **k: f(self, *a, **k)
 
-    def _save(self, name, ftype, payload):
-        """Write the file atomically unless it already holds this payload."""
-        n = len(payload)
+    def _save(self, name, ftype, *parts):
+        """Write the file atomically unless it already holds this payload (the parts,
+        in order)."""
+        n = 0
+        for p in parts:
+            n += len(p)
         head = bytes((0x50, 0x44, ftype, _VERSION, n & 0xFF, n >> 8))
-        # The file is head + payload + CRC, written in pieces: joined, it would take
-        # two more copies of the game on the heap at every decision (play's fullest).
-        c = crc32(payload, crc32(head))
+        # The file is head + payload + CRC, written in pieces: joined, they would take
+        # more copies of the game on the heap at every decision (play's fullest).
+        c = crc32(head)
+        for p in parts:
+            c = crc32(p, c)
         last = self._last
         if last.get(name) == c:  # the file's own CRC: the same content
             return True
@@ -112,7 +117,8 @@ class Store:
             f = open(tmp, "wb")
             try:
                 f.write(head)
-                f.write(payload)
+                for p in parts:
+                    f.write(p)
                 f.write(c.to_bytes(4, "little"))
             finally:
                 f.close()
@@ -183,7 +189,7 @@ class Store:
             raise ValueError("unknown game kind %d" % kind)
         if len(ui) > _UI_MAX or len(blob) + len(ui) + 12 > _CAP:  # 12: head, len, CRC
             raise ValueError("saved game too big")
-        ok = self._save("game.sav", _T_GAME, bytes((kind, len(ui))) + ui + blob)
+        ok = self._save("game.sav", _T_GAME, bytes((kind, len(ui))), ui, blob)
         if ok:
             self._has = True
         return ok
