@@ -149,9 +149,9 @@ def _count_writes(app):
     real = st._save
     c = {"game": 0, "other": 0}
 
-    def _save(name, ftype, payload):
+    def _save(name, ftype, *parts):
         before = st.writes
-        ok = real(name, ftype, payload)
+        ok = real(name, ftype, *parts)
         if st.writes > before:
             c["game" if name == store.GAME else "other"] += 1
         return ok
