@@ -20,8 +20,8 @@ constant strings in the Driver, and objects made in __init__, before the fence:
 - at each screen to act on a planner reads it and writes the inputs as (op, a, b)
   triples into the preallocated list `plan`: "tap" a button, "frames" ms, "dec" (a
   decision made), "roll" (shake, or the ops that follow: the OK path), the cursor
-  ops "cur" / "item" / "choice" / "ok_wild" (NEXT until the cursor is on a, within
-  the limits of _cursor, _item, _choice: past them Stuck for a stalled firmware),
+  ops "cur" / "item" / "choice" / "ok_wild" (NEXT until the cursor is on a: 12 taps
+  for "cur", one per item for "item", past them Stuck for a stalled firmware),
   "menu" (the winner went back to the menu: the end). It keeps no screen, game or
   module across frames: the App drops a game's modules at its end and the pilot must
   not keep them alive;
@@ -29,7 +29,6 @@ constant strings in the Driver, and objects made in __init__, before the fence:
   of tap() and shake().
 Choices come from a seeded xorshift, drawn in the order the generator pilot drew
 them, so the same seed plays the same game (`decisions` counts them).
-`play_shakeup()` / `play_frenzy()` are the same play as generators.
 """
 import sys
 
@@ -160,8 +159,8 @@ class Driver:
         scr = None  # hold no screen across frames: it would count as the firmware's heap
         yield from self.tap("OK")
 
-    # ---- cursors and rolls as generators (for callers that step by hand: the
-    # harness's frames measurements); the game itself is played by play_tick() --------
+    # ---- the Frenzy cursor as a generator (the harness's frames measurements step
+    # by hand); a game itself is played by play_tick() ---------------------------------
 
     def _settle(self):
         # Keys are ignored while the dice tumble (a shake that is still dying down).
@@ -169,45 +168,6 @@ class Driver:
             if not self.app.tumbling:
                 return
             yield from self.frames(FRAME)
-
-    def _cursor(self, attr, want, limit=12):
-        for _ in range(limit):
-            if getattr(self.app.screen, attr) == want:
-                return
-            yield from self._settle()
-            yield from self.tap("NEXT")
-        raise Stuck("cursor %s never reached %r" % (attr, want))
-
-    def _roll(self, to_roll):
-        # Half the rolls by shaking, half by OK (the no-sensor fallback) after moving
-        # the cursor to ROLL: to_roll is ("cur", attr, index), ("item", item) or None.
-        if self.rnd.below(2):
-            yield from self.shake()
-        else:
-            if to_roll is not None:
-                if to_roll[0] == "cur":
-                    yield from self._cursor(to_roll[1], to_roll[2])
-                else:
-                    yield from self._item(to_roll[1])
-            yield from self.tap("OK")
-            yield from self.frames(600)
-        self.decisions += 1
-
-    def _finish(self):
-        # The winner: after the grace time OK goes back to the menu.
-        yield from self.frames(700)
-        yield from self.tap("OK")
-        yield from self.frames(100)
-        if self.name() != "menu":
-            raise Stuck("the winner screen did not go back to the menu")
-
-    def _choice(self, want, limit):
-        for _ in range(limit):
-            s = self.app.screen
-            if s.choices[s.cur] == want:
-                return
-            s = None
-            yield from self.tap("NEXT")
 
     def _item(self, item):
         for _ in range(self.app.screen.nitems + 1):
@@ -262,16 +222,6 @@ class Driver:
                 self._plan()
             else:
                 return False
-
-    def play_shakeup(self, limit=6000):
-        self.start_play(1, limit)
-        while self.play_tick():
-            yield
-
-    def play_frenzy(self, limit=20000):
-        self.start_play(2, limit)
-        while self.play_tick():
-            yield
 
     def _op(self):
         """Carry out the plan's next op: at once, or by a micro-script after which a
