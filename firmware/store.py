@@ -14,15 +14,14 @@ the load returns the defaults (settings, stats) or None (game). Loads never rais
 Writes whose content equals the file's last content are skipped, so calling a save
 once per frame still costs no flash write; `writes` counts the real ones.
 
-Only what a running game calls stays loaded: save_game() and
-the atomic write, finish_game(), plus has_game() (cached; the menu asks on every entry) and the
-settings indices. The rest is loaded for a call and dropped again, through
-__getattr__ (module and Store): the
-game's end (finish_game) stays resident too, with the stats record read at boot, so a
-game's end loads no code while the game's is loaded. From store_end.py: load_stats,
-save_stats, clear_game, record_game, stat, stat_set, unpack,
-everything else from store_load.py (the boot-time clean-up, load_settings,
-save_settings, load_game, reject_game, pack, crc32_soft, GAME, MSG_*, ST_*, KIND_*,
+Only what a running game calls stays loaded: save_game() and the atomic write,
+finish_game(), plus has_game() (cached; the menu asks on every entry). The game's end
+(finish_game) stays resident with the stats record read at boot, so a game's end loads
+no code while the game's is loaded. The rest is loaded for a call and dropped again,
+through __getattr__ (module and Store): from store_end.py load_stats, save_stats,
+clear_game, record_game, stat, stat_set, unpack; everything else from store_load.py
+(the boot-time clean-up, load_settings, save_settings, load_game, reject_game, pack,
+crc32_soft, the settings indices S_*, GAME, MSG_*, ST_*, KIND_*,
 SETTINGS_DEFAULT, STATS_LEN, ...).
 """
 import os
@@ -40,18 +39,6 @@ except ImportError:
         """A build without binascii.crc32: the same CRC, slower (store_load)."""
         return __getattr__("crc32_soft")(data, crc)
 
-
-# Settings indices (see brief: app_api.md); the app and ui.launch read them in play.
-S_SOUND = const(0)
-S_CONTRAST = const(1)
-S_SCHEDULE = const(2)
-S_ONES = const(3)
-S_SPOTS = const(4)
-S_SENS = const(5)
-S_ODDS = const(6)
-S_DIM = const(7)      # tens of seconds idle before dimming (0 = never)
-S_OFF = const(8)      # minutes before display off + light sleep (0 = never)
-S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
 
 _VERSION = const(1)       # store_load.pack and store_end.unpack expect the same
 _CAP = const(1024)        # largest file store_end reads; more is damage

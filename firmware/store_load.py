@@ -28,6 +28,21 @@ MSG_STATS = "Stats were reset"  # set by store_end.load_stats
 KIND_SHAKEUP = const(1)
 KIND_FRENZY = const(2)
 
+# Settings indices (see brief: app_api.md): store.S_* through store's __getattr__.
+# Firmware modules keep private copies (`_S_ONES = const(3)  # store.S_ONES`): a
+# public name in store.py would be a dict slot there all game long.
+S_SOUND = const(0)
+S_CONTRAST = const(1)
+S_SCHEDULE = const(2)
+S_ONES = const(3)
+S_SPOTS = const(4)
+S_SENS = const(5)
+S_ODDS = const(6)
+S_DIM = const(7)      # tens of seconds idle before dimming (0 = never)
+S_OFF = const(8)      # minutes before display off + light sleep (0 = never)
+S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
+
+
 SETTINGS_LEN = const(12)
 # Per index (store.S_*): the default, and the range (out of range gets the default).
 SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0))

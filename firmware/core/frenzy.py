@@ -21,7 +21,9 @@ Names: the contract's phases ROLL, WILD and TAKE share their names with the
 decisions ROLL and TAKE and with the Common Die face WILD (8, from core.dice), so
 the phases are PH_COMMON, PH_ROLL, PH_WILD, PH_TAKE, PH_DECIDE, PH_OVER (values
 0-5 as in the contract; COMMON, DECIDE and OVER also exist unprefixed) while ROLL
-and TAKE are the decisions and WILD/TWOX the faces.
+and TAKE are the decisions and WILD/TWOX the faces. They are defined in
+core.frenzy_names; the firmware uses private const copies, and frenzy.ROLL still
+works for host code (the module __getattr__ reads core.frenzy_names).
 
 Flow of one step of a player: phase PH_ROLL (decision ROLL rolls the free dice;
 after a fill all five) -> [phase PH_WILD for the roller's first roll when the Common
@@ -70,7 +72,7 @@ _WILD = const(8)
 # are six dice. Sets are handled as a "key": the count of value v in bits
 # 3(v-1)..3(v-1)+2.
 
-COMMON_BIT = 0x20
+_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT: the Common Die in a mask
 _B = const(255)  # (in the table) these dice cannot all be used
 
 # Best score of k dice (k = 0..6) all showing value v, in units of 50; _B (\xff)
@@ -182,7 +184,7 @@ _cnt = bytearray(7)
 
 def points_of(rolled, n, common, mask, t):
     """Points of one selection `mask` of the first n rolled dice (0 if it does not score)."""
-    if mask & ~(((1 << n) - 1) | COMMON_BIT) or not mask & 0x1F:
+    if mask & ~(((1 << n) - 1) | _COMMON_BIT) or not mask & 0x1F:
         return 0
     key = 0
     k = 0
@@ -190,7 +192,7 @@ def points_of(rolled, n, common, mask, t):
         if mask >> i & 1:
             key += 1 << 3 * (rolled[i] - 1)
             k += 1
-    if mask & COMMON_BIT:
+    if mask & _COMMON_BIT:
         if common is None:
             return 0
         key += 1 << 3 * (common - 1)
@@ -198,41 +200,30 @@ def points_of(rolled, n, common, mask, t):
     return _score_key(key, k, t)
 
 
-RELAY = 0
-LOCKSTEP = 1
+# The codes of core.frenzy_names, as private consts (no heap; see there).
+_RELAY = const(0)  # core.frenzy_names.RELAY
+_COMMON = const(0)  # core.frenzy_names.COMMON (phases)
+_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
+_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
+_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
+_DECIDE = const(4)  # core.frenzy_names.DECIDE
+_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL (decisions)
+_ROLL = const(0x200)  # core.frenzy_names.ROLL
+_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
+_TAKE = const(0x400)  # core.frenzy_names.TAKE
+_STOP = const(0x500)  # core.frenzy_names.STOP
+_ROLLING = const(0)  # core.frenzy_names.ROLLING (seat status)
+_STOPPED = const(1)  # core.frenzy_names.STOPPED
+_FARKLED = const(2)  # core.frenzy_names.FARKLED
+_OUT = const(3)  # core.frenzy_names.OUT
 
-# Phases (see the module doc for the PH_ prefix)
-PH_COMMON = COMMON = 0
-PH_ROLL = 1
-PH_WILD = 2
-PH_TAKE = 3
-PH_DECIDE = DECIDE = 4
-PH_OVER = OVER = 5
-
-# Decisions
-COMMON_ROLL = 0x100
-ROLL = 0x200
-DECLARE = 0x300
-TAKE = 0x400
-STOP = 0x500
-
-# Seat status
-ROLLING = 0
-STOPPED = 1
-FARKLED = 2
-OUT = 3
-
-GOAL = 10000
-ENTRY = 400
-
-_PENDING = const(0)
-_CONT = const(1)
-_STOP = const(2)
-_FARKLE = const(3)
+# A step record's outcome (bits 0-1 of its code byte)
+_R_PENDING = const(0)
+_R_CONT = const(1)
+_R_STOP = const(2)
+_R_FARKLE = const(3)
 _FILLED = const(4)
 _CUSED = const(0x40)
-_VERSION = const(1)
-_HEAD = const(23)
 
 
 def resolve(recs, mask, roller, st, end, by):
@@ -251,10 +242,10 @@ def resolve(recs, mask, roller, st, end, by):
         by[s] = 0
         end[s] = 0
         if mask >> s & 1:
-            st[s] = ROLLING
+            st[s] = _ROLLING
             active |= 1 << s
         else:
-            st[s] = OUT
+            st[s] = _OUT
     k = 0
     while active:
         filled = 0
@@ -271,12 +262,12 @@ def resolve(recs, mask, roller, st, end, by):
             c = r[j]
             o = c & 3
             end[s] = k + 1
-            if o == _PENDING:
+            if o == _R_PENDING:
                 continue  # this step is being played: still rolling
-            if o == _FARKLE:
-                st[s] = FARKLED
-            elif o == _STOP:
-                st[s] = STOPPED
+            if o == _R_FARKLE:
+                st[s] = _FARKLED
+            elif o == _R_STOP:
+                st[s] = _STOPPED
             else:
                 going |= 1 << s
             if c & _FILLED:
@@ -286,11 +277,20 @@ def resolve(recs, mask, roller, st, end, by):
         if filled:
             for s in range(n):
                 if going >> s & 1 and not filled >> s & 1:
-                    st[s] = STOPPED
+                    st[s] = _STOPPED
                     by[s] = first + 1
             going &= filled
         active = going
         k += 1
+
+
+def __getattr__(name):
+    """frenzy.ROLL and the other public codes, for host code (tests, tools): they live
+    in core.frenzy_names, which the firmware never loads (it uses the private consts)."""
+    if name[:2] == "__":
+        raise AttributeError(name)  # CPython's import asks for __path__ and the like
+    from core import frenzy_names
+    return getattr(frenzy_names, name)
 
 
 def _aside(pkg, name, *args):
@@ -298,9 +298,11 @@ def _aside(pkg, name, *args):
     (from sys.modules and the package), so a game never holds that code: a new game's
     setup (core.frenzy_new), the wording of a rejected decision (core.frenzy_why),
     loading a save (core.frenzy_load), and ui.frenzy_screen's rare texts
-    (ui.frenzy_text) and Continue (ui.frenzy_resume)."""
+    (ui.frenzy_text) and its setup with Continue (ui.frenzy_start)."""
+    import gc
     import sys
     full = pkg + "." + name
+    gc.collect()
     try:
         return getattr(__import__(full), name).run(*args)
     finally:
@@ -339,7 +341,7 @@ class Game:
     _end: list
     _by: bytearray
 
-    def __init__(self, players, schedule=RELAY, ones=300, dice=None):
+    def __init__(self, players, schedule=_RELAY, ones=300, dice=None):
         # The checks and the setup run once per game: their code is in core.frenzy_new,
         # loaded for this call and dropped after.
         _aside("core", "frenzy_new", self, players, schedule, ones, dice)
@@ -360,7 +362,7 @@ class Game:
 
     def running(self, seat):
         """The seat's running total this round (as the resolution counts it)."""
-        if self._last(seat) < 0 or self._st[seat] == FARKLED:
+        if self._last(seat) < 0 or self._st[seat] == _FARKLED:
             return 0
         r = self._recs[seat]
         j = self._end[seat] * 4 - 3
@@ -372,7 +374,7 @@ class Game:
 
     def to_roll(self):
         """How many dice the current player's next roll takes (0 outside phases ROLL/DECIDE)."""
-        if self.phase != PH_ROLL and self.phase != DECIDE:
+        if self.phase != _PH_ROLL and self.phase != _DECIDE:
             return 0
         r = self.riser(self.player)
         return 5 if r == 5 else 5 - r
@@ -381,7 +383,7 @@ class Game:
         """The Common Die's number: in PH_TAKE for this roll, in PH_ROLL and DECIDE
         for the next one; else None. now: for the roll just made, whatever the phase."""
         ph = self.phase
-        if not now and ph != PH_TAKE and ph != PH_ROLL and ph != DECIDE:
+        if not now and ph != _PH_TAKE and ph != _PH_ROLL and ph != _DECIDE:
             return None
         num = self.common
         if num == _WILD:
@@ -391,33 +393,21 @@ class Game:
         if not num:
             return None
         c = self._last(self.player)
-        if c < 0 or (c >> 3 & 7 == 5 and ph != PH_TAKE):
+        if c < 0 or (c >> 3 & 7 == 5 and ph != _PH_TAKE):
             return num  # none yet, or a fill: five dice again, it counts again
         return None if c & _CUSED else num
 
     def points(self, mask):
         """Points of the selection `mask` of the current roll (0 if it does not score)."""
-        if self.phase != PH_TAKE or not isinstance(mask, int):
+        if self.phase != _PH_TAKE or not isinstance(mask, int):
             return 0
         return points_of(self.rolled, self.nrolled, self.usable(), mask, self._t)
 
     def legal(self):
-        ph = self.phase
-        if ph == COMMON:
-            return [COMMON_ROLL]
-        if ph == PH_ROLL:
-            return [ROLL]
-        if ph == PH_WILD:
-            return [DECLARE | v for v in range(1, 7)]
-        if ph == PH_TAKE:
-            # The list of selections lives with the public helpers (the screen
-            # asks points() per mask instead, so a game never loads them).
-            from core.frenzy_score import _selections
-            return [TAKE | m for m, _ in
-                    _selections(self.rolled, self.nrolled, self.usable(), self._t)]
-        if ph == DECIDE:
-            return [ROLL, STOP]
-        return []
+        """The legal decisions now, as a list (for tests and tools; the screen derives
+        them from the phase and points(), so a game never loads this code)."""
+        from core.frenzy_score import legal
+        return legal(self)
 
     # ---- applying decisions --------------------------------------------------
 
@@ -428,26 +418,26 @@ class Game:
         if ok:
             kind = d & 0xF00
             arg = d & 0xFF
-            if values is not None and not (kind == ROLL and ph == PH_ROLL) \
-                    and kind != COMMON_ROLL:
+            if values is not None and not (kind == _ROLL and ph == _PH_ROLL) \
+                    and kind != _COMMON_ROLL:
                 ok = False
-            elif ph == COMMON or ph == PH_ROLL:
-                ok = d == (COMMON_ROLL if ph == COMMON else ROLL) \
+            elif ph == _COMMON or ph == _PH_ROLL:
+                ok = d == (_COMMON_ROLL if ph == _COMMON else _ROLL) \
                     and (values is not None or self._dice is not None)
-            elif ph == PH_WILD:
-                ok = kind == DECLARE and 1 <= arg <= 6
-            elif ph == PH_TAKE:
-                ok = kind == TAKE
+            elif ph == _PH_WILD:
+                ok = kind == _DECLARE and 1 <= arg <= 6
+            elif ph == _PH_TAKE:
+                ok = kind == _TAKE
                 cn = self.usable()
                 p = points_of(self.rolled, self.nrolled, cn, arg, self._t) if ok else 0
                 ok = p > 0
             else:
-                ok = ph == DECIDE and (d == ROLL or d == STOP)
+                ok = ph == _DECIDE and (d == _ROLL or d == _STOP)
         if not ok:
             raise ValueError(_aside("core", "frenzy_why", self, d, values))
         seat = self.player
         rolled = self.rolled
-        if ph == COMMON:
+        if ph == _COMMON:
             if values is None:
                 face = self._dice.common()
             else:
@@ -463,15 +453,15 @@ class Game:
             self._rin = self.in_round
             resolve(self._recs, self._rin, self.roller, self._st, self._end, self._by)
             self.step = 1
-            self.phase = PH_ROLL
+            self.phase = _PH_ROLL
             return
         r = self._recs[seat]
         j = len(r) - 4
-        if ph == PH_TAKE:
+        if ph == _PH_TAKE:
             c = r[j]
             riser = (c >> 3 & 7) + _PER_VALUE[_POP + (arg & 0x1F)]
             c = (c & 3) | riser << 3 | (c & _CUSED)
-            if arg & COMMON_BIT:
+            if arg & _COMMON_BIT:
                 c |= _CUSED
             run = (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) + p // 50
             if run > 0xFFFFFF:
@@ -484,26 +474,26 @@ class Game:
             if riser == 5:
                 r[j] = c | _FILLED
                 self.notes.append(("fill", seat))
-                self.phase = DECIDE
+                self.phase = _DECIDE
                 return
             # Would keeping on make any difference? Not when someone already filled
             # in this step: then the player is stopped here whatever they choose.
-            r[j] = c | _CONT
+            r[j] = c | _R_CONT
             resolve(self._recs, self._rin, self.roller, _SCR_ST, _SCR_END, _SCR_BY)
-            if _SCR_ST[seat] == STOPPED:
+            if _SCR_ST[seat] == _STOPPED:
                 self._end_step()
                 return
             r[j] = c
-            self.phase = DECIDE
+            self.phase = _DECIDE
             return
         self.notes = []
-        if ph == DECIDE:
-            r[j] = (r[j] & ~3) | (_STOP if d == STOP else _CONT)
-            if d == STOP:
+        if ph == _DECIDE:
+            r[j] = (r[j] & ~3) | (_R_STOP if d == _STOP else _R_CONT)
+            if d == _STOP:
                 self.notes.append(("stop", seat, (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) * 50))
             self._end_step()
             return
-        if ph == PH_ROLL:
+        if ph == _PH_ROLL:
             c = self._last(seat)
             riser = cused = 0
             run = b"\0\0\0"
@@ -528,12 +518,12 @@ class Game:
             for i in range(n, 5):
                 rolled[i] = 0
             self.nrolled = n
-            r.append(_PENDING | riser << 3 | cused)
+            r.append(_R_PENDING | riser << 3 | cused)
             r.extend(run)
             self._end[seat] = len(r) // 4
             self.notes.append(("roll", seat))
             if self.common == _WILD and not self.wild:
-                self.phase = PH_WILD  # only the roller's first roll of the round gets here
+                self.phase = _PH_WILD  # only the roller's first roll of the round gets here
                 return
         else:  # PH_WILD
             self.wild = arg
@@ -541,12 +531,12 @@ class Game:
         # The roll is made (and a WILD declared): a Farkle ends the step at once.
         if _is_farkle(rolled, self.nrolled, self.usable(True)):
             j = len(r) - 4
-            r[j] = (r[j] & ~3) | _FARKLE
+            r[j] = (r[j] & ~3) | _R_FARKLE
             r[j + 1] = r[j + 2] = r[j + 3] = 0
             self.notes.append(("farkle", seat))
             self._end_step()
         else:
-            self.phase = PH_TAKE
+            self.phase = _PH_TAKE
 
     def _end_step(self):
         n = self.players
@@ -558,16 +548,16 @@ class Game:
         resolve(self._recs, self._rin, self.roller, st, end, by)
         for s in range(n):
             b = by[s]
-            if b and (b != old[n + s] or old[s] != STOPPED or old_end[s] != end[s]):
+            if b and (b != old[n + s] or old[s] != _STOPPED or old_end[s] != end[s]):
                 self.notes.append(("stopped_by", s, b - 1, self.running(s)))
         seat = self.player
         rin = self._rin
         pos = (seat - self.roller) % n
         k = self.step
-        if self.schedule == RELAY:
-            if st[seat] == ROLLING:
+        if self.schedule == _RELAY:
+            if st[seat] == _ROLLING:
                 self.step += 1
-                self.phase = PH_ROLL
+                self.phase = _PH_ROLL
                 return
             k = 1
             for i in range(pos + 1, n):
@@ -575,7 +565,7 @@ class Game:
                 if rin >> s & 1 and not self._recs[s]:
                     self.player = s
                     self.step = k
-                    self.phase = PH_ROLL
+                    self.phase = _PH_ROLL
                     return
         else:
             # Later in this step, else the first still rolling in the next one.
@@ -583,87 +573,22 @@ class Game:
                 s = (self.roller + i) % n
                 if i == n:
                     k += 1
-                if st[s] == ROLLING and rin >> s & 1 and \
+                if st[s] == _ROLLING and rin >> s & 1 and \
                         (i >= n or len(self._recs[s]) == (k - 1) * 4):
                     self.player = s
                     self.step = k
-                    self.phase = PH_ROLL
+                    self.phase = _PH_ROLL
                     return
-        # The round is over.
-        dbl = 2 if self.common == _TWOX else 1
-        tot = self.totals
-        for s in range(n):
-            raw = counted = 0
-            if rin >> s & 1:
-                raw = self.running(s) * dbl
-                counted = raw if tot[s] or raw >= ENTRY else 0
-                tot[s] += counted
-            self.round_raw[s] = raw
-            self.round_scores[s] = counted
-        self.notes.append(("round_end", self.round))
-        best = max(tot)
-        tied = 0
-        if best >= GOAL:
-            for s in range(n):
-                if tot[s] == best:
-                    tied |= 1 << s
-            if not tied & (tied - 1):
-                s = 0
-                while not tied >> s & 1:
-                    s += 1
-                self.winner = s
-                self.phase = OVER
-                self.step = 0
-                self.notes.append(("win", s))
-                return
-            self.notes.append(("tie", tied))
-            self.in_round = tied
-        else:
-            self.in_round = (1 << n) - 1
-        self.round += 1
-        s = self._next
-        while not self.in_round >> s & 1:
-            s = (s + 1) % n
-        self.roller = s
-        self._next = (s + 1) % n
-        self.player = s
-        self.step = 0
-        self.phase = COMMON
+        # The round is over: its scoring, the winner or a tie, the next round's roller
+        # (core.frenzy_round, loaded for this once-a-round call and dropped after).
+        _aside("core", "frenzy_round", self)
 
     # ---- serialization -------------------------------------------------------
 
     def to_bytes(self):
-        """The whole state: version byte, header, per seat scores and step records."""
-        n = self.players
-        b = bytearray(_HEAD)
-        b[0] = _VERSION
-        b[1] = n
-        b[2] = self.schedule
-        b[3] = 1 if self.ones == 1000 else 0
-        b[4] = self.round >> 8
-        b[5] = self.round & 0xFF
-        b[6] = self.roller
-        b[7] = self._next
-        b[8] = self.phase
-        b[9] = self.player
-        b[10] = self.common
-        b[11] = self.wild
-        b[12:17] = self.rolled
-        b[17] = self.nrolled
-        b[18] = self.in_round
-        b[19] = self._rin
-        b[20] = self.winner + 1
-        b[21] = self.step >> 8
-        b[22] = self.step & 0xFF
-        for s in range(n):
-            r = self._recs[s]
-            for v in (self.totals[s], self.round_scores[s], self.round_raw[s]):
-                if v < 0 or v > 0xFFFFFFFF:
-                    raise ValueError("score out of range")
-                b.extend(v.to_bytes(4, "big"))
-            b.extend((len(r) >> 2).to_bytes(2, "big"))
-            b.extend(r)
-        return bytes(b)
+        """The whole state: version byte, header, per seat scores and step records
+        (written by core.frenzy_save, loaded for each save and dropped after)."""
+        return _aside("core", "frenzy_save", self)
 
     @classmethod
     def from_bytes(cls, b, dice=None):

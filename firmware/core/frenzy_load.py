@@ -12,20 +12,17 @@ except ImportError:
         return x
 
 from core.dice import TWOX, WILD
-from core.frenzy import (
-    COMMON,
-    DECIDE,
-    OVER,
-    PH_ROLL,
-    PH_TAKE,
-    PH_WILD,
-    ROLLING,
-    _is_farkle,
-    resolve,
-)
+from core.frenzy import _is_farkle, resolve
 
 
 # The same values as in core.frenzy (const names are private to each module).
+_COMMON = const(0)  # core.frenzy_names.COMMON
+_ROLLING = const(0)  # core.frenzy_names.ROLLING
+_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
+_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
+_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
+_DECIDE = const(4)  # core.frenzy_names.DECIDE
+_OVER = const(5)  # core.frenzy_names.OVER
 _PENDING = const(0)
 _CONT = const(1)
 _FILLED = const(4)
@@ -88,7 +85,7 @@ def _check(g):
     n = g.players
     seats = (1 << n) - 1
     bad = None
-    if g.phase > OVER or g.player >= n or g.roller >= n or g._next >= n:
+    if g.phase > _OVER or g.player >= n or g.roller >= n or g._next >= n:
         bad = "phase or seats"
     elif g.round < 1 or g.winner >= n:
         bad = "round or winner"
@@ -96,7 +93,7 @@ def _check(g):
         bad = "Common Die"
     elif g.wild and g.common != WILD:
         bad = "WILD value without WILD"
-    elif (g.common == 0) != (g.phase == COMMON and g.round == 1):
+    elif (g.common == 0) != (g.phase == _COMMON and g.round == 1):
         bad = "Common Die before its roll"
     elif g.nrolled > 5 or any(v > 6 for v in g.rolled):
         bad = "rolled dice"
@@ -106,9 +103,9 @@ def _check(g):
         bad = "seats in the round"
     elif not g.in_round >> g.roller & 1:
         bad = "roller not in the round"
-    elif (g.phase == OVER) != (g.winner >= 0):
+    elif (g.phase == _OVER) != (g.winner >= 0):
         bad = "winner"
-    elif g.phase == COMMON and (g.player != g.roller or g.step):
+    elif g.phase == _COMMON and (g.player != g.roller or g.step):
         bad = "Common Die roll"
     else:
         for s in range(n):
@@ -122,7 +119,7 @@ def _check(g):
                     bad = "record of seat %d" % s
                     break
                 if c & 3 == _PENDING and (k != len(r) - 4 or s != g.player
-                                          or g.phase not in (PH_WILD, PH_TAKE, DECIDE)):
+                                          or g.phase not in (_PH_WILD, _PH_TAKE, _DECIDE)):
                     bad = "unfinished step of seat %d" % s
                     break
             if bad:
@@ -138,24 +135,24 @@ def _check_play(g):
     bad = None
     ph = g.phase
     p = g.player
-    if ph in (PH_ROLL, PH_WILD, PH_TAKE, DECIDE):
+    if ph in (_PH_ROLL, _PH_WILD, _PH_TAKE, _DECIDE):
         r = g._recs[p]
-        if g._st[p] != ROLLING:
+        if g._st[p] != _ROLLING:
             bad = "the player is not rolling"
-        elif ph == PH_ROLL and (len(r) // 4 != g.step - 1 or (r and r[len(r) - 4] & 3 != _CONT)):
+        elif ph == _PH_ROLL and (len(r) // 4 != g.step - 1 or (r and r[len(r) - 4] & 3 != _CONT)):
             bad = "roll step"
-        elif ph != PH_ROLL and (not r or r[len(r) - 4] & 3 != _PENDING or len(r) // 4 != g.step):
+        elif ph != _PH_ROLL and (not r or r[len(r) - 4] & 3 != _PENDING or len(r) // 4 != g.step):
             bad = "step in play"
-        elif ph == PH_WILD and (g.common != WILD or g.wild or p != g.roller or g.step != 1):
+        elif ph == _PH_WILD and (g.common != WILD or g.wild or p != g.roller or g.step != 1):
             bad = "WILD declaration"
-        elif ph != PH_ROLL and g.common == WILD and not g.wild:
-            if ph != PH_WILD:
+        elif ph != _PH_ROLL and g.common == WILD and not g.wild:
+            if ph != _PH_WILD:
                 bad = "WILD not declared"
-        elif ph == PH_TAKE and _is_farkle(g.rolled, g.nrolled, g.usable(True)):
+        elif ph == _PH_TAKE and _is_farkle(g.rolled, g.nrolled, g.usable(True)):
             bad = "a Farkle waiting to be taken"
-        elif ph == DECIDE and g.nrolled == 0:
+        elif ph == _DECIDE and g.nrolled == 0:
             bad = "rolled dice"
-    if bad is None and ph == PH_ROLL and g.common == 0:
+    if bad is None and ph == _PH_ROLL and g.common == 0:
         bad = "Common Die"
     if bad:
         raise ValueError("malformed Farkle Frenzy state: " + bad)

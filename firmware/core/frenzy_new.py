@@ -4,13 +4,23 @@ Loaded for that one call and dropped right after (core.frenzy._aside), so a game
 play never holds this code or its messages. The attributes are described in
 core.frenzy (Game's annotations and the module's docstring).
 """
-from core.frenzy import COMMON, LOCKSTEP, RELAY, resolve
+from core.frenzy import resolve
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_COMMON = const(0)  # core.frenzy_names.COMMON
+_RELAY = const(0)  # core.frenzy_names.RELAY
+_LOCKSTEP = const(1)  # core.frenzy_names.LOCKSTEP
 
 
 def run(g, players, schedule, ones, dice):
     if not isinstance(players, int) or players < 1 or players > 4:
         raise ValueError("Farkle Frenzy needs 1-4 players, got %r" % (players,))
-    if schedule != RELAY and schedule != LOCKSTEP:
+    if schedule != _RELAY and schedule != _LOCKSTEP:
         raise ValueError("schedule must be RELAY (0) or LOCKSTEP (1), got %r" % (schedule,))
     if ones != 300 and ones != 1000:
         raise ValueError("three 1s score 300 or 1000, got %r" % (ones,))
@@ -23,7 +33,7 @@ def run(g, players, schedule, ones, dice):
     g.roller = 0
     g._next = 1 % players  # the seat whose turn it would be next round
     g.step = 0
-    g.phase = COMMON
+    g.phase = _COMMON
     g.player = 0
     g.common = 0
     g.wild = 0

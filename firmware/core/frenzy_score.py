@@ -2,7 +2,7 @@
 
 The scoring kernel (the per-value table, best splits, the Farkle test, points of one
 selection) lives in core.frenzy, which a game loads; this module is for tests, tools
-and Game.legal() (the list of selections), so a game in play never holds it.
+and Game.legal() (whose body is here), so a game in play never holds it.
 
 Sets are handled as a "key": the count of value v in bits 3(v-1)..3(v-1)+2.
 """
@@ -15,12 +15,22 @@ except ImportError:
 
 from core.frenzy import (  # noqa: F401 (points_of: for the tools)
     _PER_VALUE,
-    COMMON_BIT,
     _is_farkle,
     _score_key,
     points_of,
 )
+from core.frenzy_names import COMMON_BIT
 
+_COMMON = const(0)  # core.frenzy_names.COMMON
+_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
+_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
+_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
+_DECIDE = const(4)  # core.frenzy_names.DECIDE
+_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL
+_ROLL = const(0x200)  # core.frenzy_names.ROLL
+_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
+_TAKE = const(0x400)  # core.frenzy_names.TAKE
+_STOP = const(0x500)  # core.frenzy_names.STOP
 _POP = const(84)  # offset of the 5-bit population counts in _PER_VALUE (core.frenzy)
 
 
@@ -111,3 +121,20 @@ def selections(rolled, common=None, ones=300):
     """
     t = _table(ones)
     return _selections(rolled, _check_roll(rolled, common), common, t)
+
+
+def legal(g):
+    """Game.legal(): the decisions the Frenzy game g takes now (TAKE | each scoring
+    selection in phase TAKE, DECLARE | 1-6 in WILD), [] when it is over."""
+    ph = g.phase
+    if ph == _COMMON:
+        return [_COMMON_ROLL]
+    if ph == _PH_ROLL:
+        return [_ROLL]
+    if ph == _PH_WILD:
+        return [_DECLARE | v for v in range(1, 7)]
+    if ph == _PH_TAKE:
+        return [_TAKE | m for m, _ in _selections(g.rolled, g.nrolled, g.usable(), g._t)]
+    if ph == _DECIDE:
+        return [_ROLL, _STOP]
+    return []

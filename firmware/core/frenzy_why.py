@@ -3,18 +3,33 @@
 Kept apart from core.frenzy and loaded only when a decision is rejected, so a game
 never holds these messages. The checks run in the order Game.apply found them.
 """
-from core.frenzy import COMMON, COMMON_BIT, COMMON_ROLL, DECLARE, OVER, \
-    PH_ROLL, PH_TAKE, PH_WILD, ROLL, STOP, TAKE
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_COMMON = const(0)  # core.frenzy_names.COMMON
+_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
+_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
+_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
+_OVER = const(5)  # core.frenzy_names.OVER
+_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT
+_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL
+_ROLL = const(0x200)  # core.frenzy_names.ROLL
+_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
+_TAKE = const(0x400)  # core.frenzy_names.TAKE
+_STOP = const(0x500)  # core.frenzy_names.STOP
 
 _PHASE_NAMES = ("COMMON", "ROLL", "WILD", "TAKE", "DECIDE", "OVER")
 
 
 def _name(d):
     kind = d & 0xF00
-    for k, nm in ((COMMON_ROLL, "COMMON_ROLL"), (ROLL, "ROLL"), (DECLARE, "DECLARE"),
-                  (TAKE, "TAKE"), (STOP, "STOP")):
+    for k, nm in ((_COMMON_ROLL, "COMMON_ROLL"), (_ROLL, "ROLL"), (_DECLARE, "DECLARE"),
+                  (_TAKE, "TAKE"), (_STOP, "STOP")):
         if kind == k:
-            if kind == DECLARE or kind == TAKE:
+            if kind == _DECLARE or kind == _TAKE:
                 return "%s|0x%x" % (nm, d & 0xFF)
             return nm
     return "0x%x" % d
@@ -42,28 +57,28 @@ def run(g, d, values):
     ph = g.phase
     kind = d & 0xF00
     arg = d & 0xFF
-    if ph == OVER:
+    if ph == _OVER:
         return "the game is over"
-    if values is not None and not (kind == ROLL and ph == PH_ROLL) and kind != COMMON_ROLL:
+    if values is not None and not (kind == _ROLL and ph == _PH_ROLL) and kind != _COMMON_ROLL:
         return "values only go with a roll (ROLL in phase ROLL, or COMMON_ROLL)"
     where = "in phase %s" % _PHASE_NAMES[ph]
     bad = "%s is not legal %s: " % (_name(d), where)
-    if ph == COMMON:
-        if d != COMMON_ROLL:
+    if ph == _COMMON:
+        if d != _COMMON_ROLL:
             return bad + "the roller shakes the Common Die"
         return _values(g, values, 0)
-    if ph == PH_ROLL:
-        if d != ROLL:
+    if ph == _PH_ROLL:
+        if d != _ROLL:
             return bad + "the player rolls"
         return _values(g, values, g.to_roll())
-    if ph == PH_WILD:
+    if ph == _PH_WILD:
         return bad + "declare the WILD as 1-6 (DECLARE | value)"
-    if ph == PH_TAKE:
-        if kind != TAKE:
+    if ph == _PH_TAKE:
+        if kind != _TAKE:
             return bad + "set aside a scoring selection"
-        if arg & COMMON_BIT and g.usable() is None:
+        if arg & _COMMON_BIT and g.usable() is None:
             return "the Common Die cannot be counted now"
-        if arg & ~(((1 << g.nrolled) - 1) | COMMON_BIT):
+        if arg & ~(((1 << g.nrolled) - 1) | _COMMON_BIT):
             return "TAKE mask 0x%x names dice that were not rolled" % arg
         if not arg & 0x1F:
             return "every selection must contain at least one rolled die"

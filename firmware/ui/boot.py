@@ -4,6 +4,16 @@ keeps no heap while the menu or a game runs."""
 import store
 from ui import screens
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_S_SOUND = const(0)  # store.S_SOUND
+_S_CONTRAST = const(1)  # store.S_CONTRAST
+_S_SENS = const(5)  # store.S_SENS
+
 
 def boot(app, board, fs_root, devices, source):
     """App(board, fs_root, devices, source): the devices, the store and the settings,
@@ -54,14 +64,14 @@ def apply_settings(app):
     """Settings take effect at once (the Settings screen calls this on a change)."""
     s = app.settings
     try:
-        app.display.contrast(s[store.S_CONTRAST])
+        app.display.contrast(s[_S_CONTRAST])
     except OSError:
         pass
     if app.buzzer is not None:
-        app.buzzer.muted = not s[store.S_SOUND]
+        app.buzzer.muted = not s[_S_SOUND]
     sh = app.shaker
     if sh is not None and hasattr(sh, "sensitivity"):
-        sh.sensitivity = s[store.S_SENS]
+        sh.sensitivity = s[_S_SENS]
     if app.power is not None:
         app.power.configure(s)
         app.power.shown = -1  # re-send the contrast on the next frame
