@@ -10,6 +10,7 @@ Games end on the winner view with the totals the core computed.
 import ui_rig
 from core import frenzy as fz
 from ui import frenzy_screen as fs
+from ui import frenzy_views as fv
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -47,7 +48,7 @@ class Pilot(ui_rig.Player):
         if self.pick(2):
             self.shake()
         else:
-            self.to_item(fs.IT_ROLL)
+            self.to_item(fv.IT_ROLL)
             self.r.press(OK)
             self.r.wait(600)
 
@@ -99,22 +100,22 @@ class Pilot(ui_rig.Player):
                 self.shadow = fz.Game(g.players, g.schedule, g.ones)
             self.same(g)
             v = s.view
-            if v == fs.WINNER:
+            if v == fv.WINNER:
                 self.saw("winner")
                 return g.winner
-            if v == fs.WARN:
+            if v == fv.WARN:
                 # The warning offers NO first; say NO once in a while, then YES.
                 self.saw("warn")
-                assert s.items[s.cur] == fs.IT_NO
+                assert s.items[s.cur] == fv.IT_NO
                 if self.pick(3) == 0:
                     r.press(OK)
-                    assert s.view == fs.PLAY and s.game.phase == fz.DECIDE
+                    assert s.view == fv.PLAY and s.game.phase == fz.DECIDE
                     continue
                 r.press(NEXT)
                 r.press(OK)
                 self.apply(fz.STOP, g)
                 continue
-            if v != fs.PLAY:
+            if v != fv.PLAY:
                 self.saw(("farkle", "notice", "warn", "summary")[v - 1])
                 r.press(OK)
                 continue
@@ -147,18 +148,18 @@ class Pilot(ui_rig.Player):
                 # The cursor offers the Common Die exactly when some selection uses it.
                 has_c = False
                 for i in range(s.nitems):
-                    has_c = has_c or s.items[i] == fs.IT_COMMON
+                    has_c = has_c or s.items[i] == fv.IT_COMMON
                 assert has_c == any(d & fz.COMMON_BIT for d in legal)
                 m = self.choose_take(legal)
                 for i in range(s.nitems):
                     it = s.items[i]
-                    bit = fz.COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
+                    bit = fz.COMMON_BIT if it == fv.IT_COMMON else (1 << it if it < 5 else 0)
                     if m & bit:
                         self.to_item(it)
                         r.press(OK)
                 assert s.mask == m
                 assert s.t_pts == "+%d" % self.shadow.points(m)
-                self.to_item(fs.IT_TAKE)
+                self.to_item(fv.IT_TAKE)
                 r.press(OK)
                 self.apply(fz.TAKE | m, g)
             elif ph == fz.DECIDE:
@@ -171,9 +172,9 @@ class Pilot(ui_rig.Player):
                 if self.pick(25) == 0:
                     stop = True  # now and then below 400: the warning
                 if stop:
-                    self.to_item(fs.IT_STOP)
+                    self.to_item(fv.IT_STOP)
                     r.press(OK)
-                    if s.view == fs.WARN:
+                    if s.view == fv.WARN:
                         self.warned += 1
                         continue
                     self.apply(fz.STOP, g)
@@ -183,7 +184,7 @@ class Pilot(ui_rig.Player):
                     if on and self.pick(2):
                         self.shake()
                     else:
-                        self.to_item(fs.IT_ROLL)
+                        self.to_item(fv.IT_ROLL)
                         r.press(OK)
                         if on:
                             r.wait(600)
@@ -216,8 +217,8 @@ def play_through(players, schedule, seed):
     assert sh.totals[winner] >= fz.GOAL and sh.totals[winner] == max(sh.totals)
     s = r.app.screen
     # The winner view shows the core's winner and totals, computed by the core.
-    assert s.view == fs.WINNER
-    assert s.t_b == str(sh.totals[winner])
+    assert s.view == fv.WINNER
+    assert s.t_ov[1] == str(sh.totals[winner])
     k = 0
     for seat in range(players):
         if seat != winner:

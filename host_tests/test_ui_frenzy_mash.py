@@ -16,6 +16,7 @@ from core import frenzy as fz
 from core.dice import Seeded
 from test_ui_frenzy import start_game
 from ui import frenzy_screen as fs
+from ui import frenzy_views as fv
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -28,18 +29,18 @@ _MIX = b"\x02\x02\x02\x02\x02\x02\x01\x01\x01\x00\x00\x04\x04\x05"
 def offered_ok(s):
     """Every item the Frenzy screen offers now is allowed by the core."""
     g = s.game
-    if s.view != fs.PLAY or g.phase == fz.OVER:
+    if s.view != fv.PLAY or g.phase == fz.OVER:
         return
     legal = g.legal()
     for i in range(s.nitems):
         it = s.items[i]
-        if it == fs.IT_ROLL:
+        if it == fv.IT_ROLL:
             assert fz.ROLL in legal or fz.COMMON_ROLL in legal, legal
-        elif it == fs.IT_STOP:
+        elif it == fv.IT_STOP:
             assert fz.STOP in legal, legal
-        elif it == fs.IT_COMMON:
+        elif it == fv.IT_COMMON:
             assert any(d & fz.COMMON_BIT for d in legal if d & 0xF00 == fz.TAKE)
-        elif it == fs.IT_TAKE:
+        elif it == fv.IT_TAKE:
             assert g.phase == fz.PH_TAKE
             if s.ok_take[s.mask]:
                 assert fz.TAKE | s.mask in legal
@@ -70,12 +71,12 @@ def steer_take(r, pick):
     want = legal[pick % len(legal)] & 0x3F
     for i in range(s.nitems):
         it = s.items[i]
-        bit = fz.COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
+        bit = fz.COMMON_BIT if it == fv.IT_COMMON else (1 << it if it < 5 else 0)
         if (s.mask ^ want) & bit:
             _press_to(r, it)
             r.press(OK)
     assert s.mask == want and s.ok_take[want]
-    _press_to(r, fs.IT_TAKE)
+    _press_to(r, fv.IT_TAKE)
     r.press(OK)
 
 
@@ -88,7 +89,7 @@ def mash(players, schedule, seed, events):
         b = rnd(2)
         what = _MIX[b[0] % len(_MIX)]
         s = r.app.screen
-        if s.NAME == "frenzy" and s.view == fs.PLAY and s.game.phase == fz.PH_TAKE:
+        if s.NAME == "frenzy" and s.view == fv.PLAY and s.game.phase == fz.PH_TAKE:
             stuck += 1
             if stuck > 24:
                 stuck = 0
@@ -126,7 +127,7 @@ def mash(players, schedule, seed, events):
             if g.phase != fz.OVER:
                 assert g.legal()
             rounds = g.round
-            if s.view == fs.WINNER:
+            if s.view == fv.WINNER:
                 # The game is over: start another one.
                 r.wait(700)
                 r.press(OK)
@@ -166,9 +167,9 @@ def _to_take(r):
     start_game(r, 1, fz.RELAY)
     for _ in range(60):
         s = r.app.screen
-        if s.view == fs.PLAY and s.game.phase == fz.PH_TAKE:
+        if s.view == fv.PLAY and s.game.phase == fz.PH_TAKE:
             return s
-        if s.view != fs.PLAY or s.game.phase == fz.DECIDE:
+        if s.view != fv.PLAY or s.game.phase == fz.DECIDE:
             r.press(OK)  # close overlays; in DECIDE the cursor is on ROLL
         elif s.game.phase == fz.PH_WILD:
             r.press(OK)
@@ -193,7 +194,7 @@ def test_frenzy_frames_allocate_nothing():
     ui_rig.alloc_over(r, 16, feed)  # every item drawn once first
     used = ui_rig.alloc_over(r, FRAMES, feed)
     assert used == 0, "dice cursor: %d bytes in %d frames" % (used, FRAMES)
-    assert s.view == fs.PLAY and s.game.phase == fz.PH_TAKE
+    assert s.view == fv.PLAY and s.game.phase == fz.PH_TAKE
 
 
 def test_frenzy_tumble_allocates_nothing():

@@ -10,7 +10,7 @@ import framebuf
 import ui_rig
 from ui_rig import faces as _faces, scripted as _rig
 from test_ui_frenzy import start_game
-from ui import frenzy_screen as fs
+from ui import frenzy_views as fv
 from ui import gfx
 
 OK = ui_rig.OK
@@ -70,7 +70,7 @@ def test_frenzy_take_not_possible_stays_legible():
     assert s.t_info == "TAKE: SET THEM ASIDE", s.t_info
     # The Common Die alone cannot score.
     r.press(OK)
-    while s.items[s.cur] != fs.IT_COMMON:
+    while s.items[s.cur] != fv.IT_COMMON:
         r.press(NEXT)
     r.press(OK)
     assert s.mask == 0x20, s.mask

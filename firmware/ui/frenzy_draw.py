@@ -10,7 +10,6 @@
   y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
 Nothing here allocates: every string was formatted when the state changed.
 """
-from core import frenzy as fz
 from ui import gfx
 from ui.screens import COLOURS
 
@@ -20,6 +19,13 @@ except ImportError:
     def const(x):
         return x
 
+# Codes of core.frenzy_names (see there: private consts cost no heap).
+_COMMON = const(0)  # core.frenzy_names.COMMON
+_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
+_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
+_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
+_DECIDE = const(4)  # core.frenzy_names.DECIDE
+_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT
 _DX = const(19)   # dice pitch
 _CX = const(106)  # Common Die x
 _DY = const(9)    # dice row y
@@ -74,26 +80,26 @@ def draw(scr, fb):
             x0 = (128 - (n * _DX - 2)) // 2
             for i in range(n):
                 gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
-            gfx.center(fb, scr.t_a, 40, 1, gfx.MEDIUM)
-            gfx.center(fb, scr.t_b, 51)
+            gfx.center(fb, scr.t_ov[0], 40, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t_ov[1], 51)
             gfx.right(fb, "OK", 128, 58)
         elif v == _NOTICE:
             gfx.banner(fb, "RISER FILLED", 0)
-            gfx.center(fb, scr.t_a, 16)
-            gfx.center(fb, scr.t_b, 26, 1, gfx.MEDIUM)
-            gfx.center(fb, scr.t_c, 38, 1, gfx.MEDIUM, 2)
+            gfx.center(fb, scr.t_ov[0], 16)
+            gfx.center(fb, scr.t_ov[1], 26, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t_ov[2], 38, 1, gfx.MEDIUM, 2)
             gfx.right(fb, "OK", 128, 58)
         elif v == _WARN:
             gfx.banner(fb, "STOP?", 0)
-            gfx.center(fb, scr.t_a, 16, 1, gfx.MEDIUM)
-            gfx.center(fb, scr.t_b, 28, 1, gfx.MEDIUM)
-            gfx.text(fb, scr.t_c, 4, 41)
+            gfx.center(fb, scr.t_ov[0], 16, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t_ov[1], 28, 1, gfx.MEDIUM)
+            gfx.text(fb, scr.t_ov[2], 4, 41)
             x = 30
             for i in range(2):
                 x = _button(fb, "NO" if scr.items[i] == _IT_NO else "YES", x, i == scr.cur)
                 x += 16
         elif v == _SUMMARY:
-            gfx.banner(fb, scr.t_a, 0)
+            gfx.banner(fb, scr.t_ov[0], 0)
             y = 13
             for s in range(scr.game.players):
                 if scr.ov[39] >> 4 + s & 1:  # a tie round's seat
@@ -102,11 +108,11 @@ def draw(scr, fb):
                 gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
                 gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
                 y += 10
-            gfx.text(fb, scr.t_b, 0, 58)
+            gfx.text(fb, scr.t_ov[1], 0, 58)
         else:  # the winner
             gfx.center(fb, COLOURS[scr.game.winner], 0, 1, gfx.MEDIUM, 2)
             gfx.center(fb, "WINS WITH", 16)
-            gfx.center(fb, scr.t_b, 24, 1, gfx.MEDIUM, 2)
+            gfx.center(fb, scr.t_ov[1], 24, 1, gfx.MEDIUM, 2)
             y = 43
             for i in range(3):
                 if scr.t_rows[i]:
@@ -126,9 +132,9 @@ def draw(scr, fb):
     gfx.text(fb, scr.t_head, w + 3, 1)
     gfx.right(fb, scr.t_sheet, 128, 1)
     # The rolled dice (or the ones about to be rolled).
-    if ph == fz.COMMON:
+    if ph == _COMMON:
         pass
-    elif ph == fz.PH_ROLL or tumbling:
+    elif ph == _PH_ROLL or tumbling:
         m = scr.tumble_mask
         for i in range(g.to_roll()):
             if tumbling and m >> i & 1:
@@ -139,40 +145,40 @@ def draw(scr, fb):
                 gfx.die(fb, i * _DX, _DY, _UNKNOWN)
     else:
         ov = scr.ov
-        sel = scr.mask if ph == fz.PH_TAKE else ov[_TAKEN] if ph == fz.DECIDE else 0
+        sel = scr.mask if ph == _PH_TAKE else ov[_TAKEN] if ph == _DECIDE else 0
         for i in range(ov[_ND]):
             gfx.die(fb, i * _DX, _DY, ov[_DICE + i], gfx.DIE_L, bool(sel >> i & 1))
     cur_item = scr.items[scr.cur] if scr.nitems else 255
-    caret = ph == fz.PH_TAKE and cur_item == _IT_COMMON
+    caret = ph == _PH_TAKE and cur_item == _IT_COMMON
     # The Common Die.
     x = _CX
     fb.vline(x - 5, _DY, 17, 1)
     c = g.common
     if tumbling and scr.tumble_mask & 0x20:
         gfx.die(fb, x, _DY + (frame & 1), (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
-    elif ph == fz.COMMON or not c:
+    elif ph == _COMMON or not c:
         gfx.die(fb, x, _DY, _UNKNOWN)
-    elif ph == fz.PH_WILD:
+    elif ph == _PH_WILD:
         gfx.die(fb, x, _DY, scr.wildv, gfx.DIE_L, True)
         gfx.caret(fb, x, 27, 17)
     else:
         face = c
         if c == _WILD and g.wild:
             face = g.wild
-        sel = ph == fz.PH_TAKE and scr.mask & fz.COMMON_BIT
-        if ph == fz.DECIDE and scr.ov[_TAKEN] & fz.COMMON_BIT:
+        sel = ph == _PH_TAKE and scr.mask & _COMMON_BIT
+        if ph == _DECIDE and scr.ov[_TAKEN] & _COMMON_BIT:
             sel = True
         gfx.die(fb, x, _DY, face, gfx.DIE_L, bool(sel))
         if c == _WILD and g.wild and not caret:
             gfx.text(fb, "W", x + 7, 28)
-        if (ph == fz.PH_TAKE or ph == fz.PH_ROLL or ph == fz.DECIDE) and face <= 6 \
+        if (ph == _PH_TAKE or ph == _PH_ROLL or ph == _DECIDE) and face <= 6 \
                 and not sel and g.usable() is None:
             # Counted already in this set of five: struck through.
             for i in range(15):
                 fb.pixel(x + 1 + i, _DY + 15 - i, 1)
-    if ph == fz.PH_TAKE and cur_item <= _IT_COMMON:
+    if ph == _PH_TAKE and cur_item <= _IT_COMMON:
         gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
-    if ph != fz.COMMON:
+    if ph != _COMMON:
         x = gfx.text(fb, scr.t_run, 0, 31, 1, gfx.MEDIUM, 2)
         if c == _TWOX:
             gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
@@ -191,7 +197,7 @@ def draw(scr, fb):
         gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
         gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
     gfx.text(fb, scr.t_info, 0, 48)
-    if ph == fz.PH_WILD:
+    if ph == _PH_WILD:
         _button(fb, "SET WILD", 0, True)
         gfx.right(fb, "< >", 128, _BY + 2)
         return

@@ -21,13 +21,13 @@ The ui bytes (for Continue) are `_pack()`: the open overlays with their data, th
 cursor, the selection and the best round so far, so a restored game shows exactly
 the same view.
 
-Memory: the overlays' texts (ui.frenzy_text) and restoring the ui bytes
-(ui.frenzy_resume) are loaded when needed and dropped right after (core.frenzy._aside):
+Memory: the overlays' texts (ui.frenzy_text) and the setup with Continue's restoring
+of the ui bytes (ui.frenzy_start) are loaded when needed and dropped right after (core.frenzy._aside):
 on state changes, never per frame. The odds hint reads core.frenzy.RISK.
 """
 from core import frenzy as fz
 from ui import frenzy_draw, screens, sounds
-from ui.screens import BACK, COLOURS, NEXT, OK, PREV, key
+from ui.screens import COLOURS, key
 
 try:
     from micropython import const
@@ -35,24 +35,50 @@ except ImportError:
     def const(x):
         return x
 
-KIND = 2
+_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
+if _TYPES:
+    from core.frenzy import Game
+
+_KIND = const(2)  # store.KIND_FRENZY
+# Codes of core.frenzy_names (see there: private consts cost no heap).
+_COMMON = const(0)  # core.frenzy_names.COMMON
+_RELAY = const(0)  # core.frenzy_names.RELAY
+_ROLLING = const(0)  # core.frenzy_names.ROLLING
+_LOCKSTEP = const(1)  # core.frenzy_names.LOCKSTEP
+_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
+_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
+_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
+_DECIDE = const(4)  # core.frenzy_names.DECIDE
+_OVER = const(5)  # core.frenzy_names.OVER
+_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT
+_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL
+_ENTRY = const(400)  # core.frenzy_names.ENTRY
+_ROLL = const(0x200)  # core.frenzy_names.ROLL
+_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
+_TAKE = const(0x400)  # core.frenzy_names.TAKE
+_STOP = const(0x500)  # core.frenzy_names.STOP
+_GOAL = const(10000)  # core.frenzy_names.GOAL
+_PREV = const(0)  # ui.screens.PREV (the buttons)
+_NEXT = const(1)  # ui.screens.NEXT
+_OK = const(2)  # ui.screens.OK
+_BACK = const(3)  # ui.screens.BACK
 _S_ODDS = const(6)  # store.S_ODDS (ui does not import the app's modules)
 
 # Views: PLAY follows the game's phase; the others are overlays.
-PLAY = const(0)
-FARKLE = const(1)
-NOTICE = const(2)
-WARN = const(3)
-SUMMARY = const(4)
-WINNER = const(5)
+_PLAY = const(0)  # ui.frenzy_views.PLAY
+_FARKLE = const(1)  # ui.frenzy_views.FARKLE
+_NOTICE = const(2)  # ui.frenzy_views.NOTICE
+_WARN = const(3)  # ui.frenzy_views.WARN
+_SUMMARY = const(4)  # ui.frenzy_views.SUMMARY
+_WINNER = const(5)  # ui.frenzy_views.WINNER
 
 # Cursor items (self.items holds them for the current view).
-IT_COMMON = const(5)  # 0-4 are the rolled dice
-IT_TAKE = const(6)
-IT_ROLL = const(7)
-IT_STOP = const(8)
-IT_NO = const(9)
-IT_YES = const(10)
+_IT_COMMON = const(5)  # ui.frenzy_views.IT_COMMON (0-4 are the rolled dice)
+_IT_TAKE = const(6)  # ui.frenzy_views.IT_TAKE
+_IT_ROLL = const(7)  # ui.frenzy_views.IT_ROLL
+_IT_STOP = const(8)  # ui.frenzy_views.IT_STOP
+_IT_NO = const(9)  # ui.frenzy_views.IT_NO
+_IT_YES = const(10)  # ui.frenzy_views.IT_YES
 
 _QMAX = const(6)
 _NMAX = const(3)
@@ -90,46 +116,40 @@ class FrenzyScreen(screens.Screen):
     NAME = "frenzy"
     KIND = 2
 
+    # Set by ui.frenzy_start (annotations only: no code, no heap on the device).
+    game: "Game"
+    view: int
+    items: bytearray                # the cursor's items in the current view
+    nitems: int
+    cur: int
+    mask: int                       # PH_TAKE: the selection being built
+    wildv: int                      # PH_WILD: the value offered
+    ok_take: bytearray              # PH_TAKE: 1 where TAKE|mask is legal
+    roll_on: bool                   # DECIDE: ROLL rolls at once for this player
+    ov: bytearray                   # the overlays' state, _pack()'s bytes (+ 4)
+    t_head: str                     # texts, formatted when the state changes
+    t_sheet: str
+    t_run: str
+    t_pts: str
+    t_info: str
+    t_ov: list                      # an overlay's three lines of text
+    t_rows: "list | tuple"          # the summary's and the winner's table, () else
+    t_cols: "list | tuple"
+    t_tot: "list | tuple"
+
     def __init__(self, app, game, ui=None):
-        screens.Screen.__init__(self, app)
-        self.game = game
-        self.view = PLAY
-        self.items = bytearray(8)
-        self.nitems = 0
-        self.cur = 0
-        self.mask = 0                   # PH_TAKE: the selection being built
-        self.wildv = 1                  # PH_WILD: the value offered
-        self.ok_take = bytearray(64)    # PH_TAKE: 1 where TAKE|mask is legal
-        self.ok_wild = bytearray(7)
-        self.roll_on = False            # DECIDE: ROLL rolls at once for this player
-        # The dice row as shown is a snapshot, so overlays keep the roll they are
-        # about (the core keeps the dice past nrolled at 0).
-        ov = self.ov = bytearray(_UI_LEN + 4)
-        ov[_DICE:_DICE + 5] = game.rolled
-        ov[_ND] = game.nrolled
-        # Text, formatted when the state changes (never while drawing).
-        self.t_head = ""
-        self.t_sheet = ""
-        self.t_run = ""
-        self.t_pts = ""
-        self.t_info = ""
-        self.t_a = ""
-        self.t_b = ""
-        self.t_c = ""
-        self.t_rows = ["", "", "", ""]
-        self.t_cols = ["", "", "", ""]
-        self.t_tot = ["", "", "", ""]
-        if ui:
-            # Bytes of another layout (an older firmware) are ignored: the game
-            # itself is intact, so it resumes in its plain play view.
-            fz._aside("ui", "frenzy_resume", self, ui)
+        # Once per game: the setup (and Continue's restoring of the view; bytes of
+        # another layout, from an older firmware, are ignored: the game itself is
+        # intact, so it resumes in its plain play view) is ui.frenzy_start, loaded for
+        # this call and dropped after.
+        fz._aside("ui", "frenzy_start", self, app, game, ui)
         self._sync()
 
     # ---- app protocol ---------------------------------------------------------
 
     def enter(self):
         self.dirty = True
-        if self.view == PLAY and self.game.phase != fz.OVER:
+        if self.view == _PLAY and self.game.phase != _OVER:
             self.app.hand_to(self.game.player)
 
     def update(self, q):
@@ -139,11 +159,11 @@ class FrenzyScreen(screens.Screen):
             k = key(buf[i])
             if k < 0:
                 continue
-            if k == BACK:
+            if k == _BACK:
                 # To the menu; the game stays saved with this very view (overlays
                 # closed since the last decision are not saved otherwise).
-                if self.game.phase != fz.OVER:
-                    app.save(KIND, self.game, self._pack())
+                if self.game.phase != _OVER:
+                    app.save(_KIND, self.game, self._pack())
                 app.menu()
                 return
             self._key(k)
@@ -154,17 +174,17 @@ class FrenzyScreen(screens.Screen):
         """The tumble ended: the dice land now (values from the game's Dice)."""
         g = self.game
         ph = g.phase
-        if self.view != PLAY:
+        if self.view != _PLAY:
             return
-        if ph == fz.COMMON:
-            self._apply(fz.COMMON_ROLL)
-        elif ph == fz.PH_ROLL:
-            self._apply(fz.ROLL)
-        elif ph == fz.DECIDE:
+        if ph == _COMMON:
+            self._apply(_COMMON_ROLL)
+        elif ph == _PH_ROLL:
+            self._apply(_ROLL)
+        elif ph == _DECIDE:
             seat = g.player
-            self._apply(fz.ROLL)  # keep rolling: ends this step
-            if g.phase == fz.PH_ROLL and g.player == seat:
-                self._apply(fz.ROLL)  # and the dice roll at once
+            self._apply(_ROLL)  # keep rolling: ends this step
+            if g.phase == _PH_ROLL and g.player == seat:
+                self._apply(_ROLL)  # and the dice roll at once
         self._settle()
 
     draw = frenzy_draw.draw  # draw(self, fb): the drawing lives in ui.frenzy_draw
@@ -174,80 +194,75 @@ class FrenzyScreen(screens.Screen):
     def _key(self, k):
         v = self.view
         app = self.app
-        if v == WINNER:
-            if k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
+        if v == _WINNER:
+            if k == _OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
                 app.menu()
             return
         self.dirty = True
-        if v == WARN:
-            if k == PREV or k == NEXT:
+        if v == _WARN:
+            if k == _PREV or k == _NEXT:
                 self.cur ^= 1
                 app.play(sounds.SELECT)
-            elif k == OK:
-                self.view = PLAY
-                if self.items[self.cur] == IT_YES:
-                    self._apply(fz.STOP)
+            elif k == _OK:
+                self.view = _PLAY
+                if self.items[self.cur] == _IT_YES:
+                    self._apply(_STOP)
                     self._settle()
                 else:
                     self._sync()
             return
-        if v != PLAY:
-            if k == OK:
+        if v != _PLAY:
+            if k == _OK:
                 self._next_view()
                 self._settle(False)
             return
         g = self.game
         ph = g.phase
         n = self.nitems
-        if ph == fz.PH_WILD:
-            if k == PREV or k == NEXT:
-                step = 1 if k == NEXT else 5
-                v = self.wildv
-                for _ in range(6):
-                    v = (v - 1 + step) % 6 + 1
-                    if self.ok_wild[v]:
-                        break
-                self.wildv = v
+        if ph == _PH_WILD:
+            if k == _PREV or k == _NEXT:
+                # Every value may be declared: the cursor cycles through 1-6.
+                self.wildv = (self.wildv + (0 if k == _NEXT else 4)) % 6 + 1
                 app.play(sounds.SELECT)
-            elif k == OK and self.ok_wild[self.wildv]:
-                self._apply(fz.DECLARE | self.wildv)
+            elif k == _OK:
+                self._apply(_DECLARE | self.wildv)
                 self._settle()
             return
-        if k == PREV or k == NEXT:
+        if k == _PREV or k == _NEXT:
             if n > 1:
-                self.cur = (self.cur + (1 if k == NEXT else n - 1)) % n
+                self.cur = (self.cur + (1 if k == _NEXT else n - 1)) % n
                 app.play(sounds.SELECT)
             return
-        if k != OK or not n:
+        if k != _OK or not n:
             return
         it = self.items[self.cur]
-        if it <= IT_COMMON:
-            self.mask ^= (fz.COMMON_BIT if it == IT_COMMON else 1 << it)
+        if it <= _IT_COMMON:
+            self.mask ^= (_COMMON_BIT if it == _IT_COMMON else 1 << it)
             self._sync()  # the selection's points and what to do about them
             app.play(sounds.SELECT)
-        elif it == IT_TAKE:
+        elif it == _IT_TAKE:
             if self.ok_take[self.mask]:
                 self.ov[_TAKEN] = self.mask
-                self._apply(fz.TAKE | self.mask)
+                self._apply(_TAKE | self.mask)
                 self._settle()
             else:
                 app.play(sounds.NOPE)
-        elif it == IT_ROLL:
-            if ph == fz.DECIDE and not self.roll_on:
-                self._apply(fz.ROLL)  # Lockstep: the next roll comes in turn
+        elif it == _IT_ROLL:
+            if ph == _DECIDE and not self.roll_on:
+                self._apply(_ROLL)  # Lockstep: the next roll comes in turn
                 self._settle()
             else:
                 app.start_roll()
-        elif it == IT_STOP:
+        elif it == _IT_STOP:
             # Stopping below 400 before entering the score sheet asks first.
             seat = g.player
             run = g.running(seat) * (2 if g.common == 7 else 1)
-            if not g.totals[seat] and run < fz.ENTRY:
-                self.view = WARN
+            if not g.totals[seat] and run < _ENTRY:
+                self.view = _WARN
                 self._sync()
                 self.cur = 0  # NO first: stopping for nothing takes a second press
             else:
-                self._apply(fz.STOP)
+                self._apply(_STOP)
                 self._settle()
 
     # ---- decisions and their notes ----------------------------------------------
@@ -273,15 +288,15 @@ class FrenzyScreen(screens.Screen):
             elif t == "farkle":
                 ov[_FSEAT] = nt[1]
                 ov[_FLOST:_FLOST + 3] = min(lost, 0xFFFFFF).to_bytes(3, "big")
-                v = FARKLE
+                v = _FARKLE
                 app.play(sounds.FARKLE)
             elif t == "stopped_by":
                 i = ov[_NN]
-                if (sch == fz.LOCKSTEP or nt[1] == actor) and i < _NMAX:
+                if (sch == _LOCKSTEP or nt[1] == actor) and i < _NMAX:
                     ov[_NSF + i] = nt[1] << 4 | nt[2]
                     ov[_NRUN + 3 * i:_NRUN + 3 * i + 3] = min(nt[3], 0xFFFFFF).to_bytes(3, "big")
                     if not i:
-                        v = NOTICE
+                        v = _NOTICE
                     ov[_NN] = i + 1
             elif t == "fill":
                 app.play(sounds.SAFE)
@@ -296,17 +311,17 @@ class FrenzyScreen(screens.Screen):
                 ov[_SIN] = was_in
                 b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
                 ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
-                v = SUMMARY
+                v = _SUMMARY
             elif t == "tie":
                 ov[_SFLAGS] = ov[_SFLAGS] & 1 | nt[1] << 4
             elif t == "win":
-                v = WINNER
+                v = _WINNER
             if v and ov[_NQ] < _QMAX:
                 ov[_Q + ov[_NQ]] = v
                 ov[_NQ] += 1
-        if g.phase == fz.OVER:
-            app.finish(KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"), g.totals[g.winner])
-        if self.view == PLAY and ov[_NQ]:
+        if g.phase == _OVER:
+            app.finish(_KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"), g.totals[g.winner])
+        if self.view == _PLAY and ov[_NQ]:
             self._next_view()
 
     def _next_view(self):
@@ -315,10 +330,10 @@ class FrenzyScreen(screens.Screen):
         them here too loaded ui.frenzy_text twice, the first time deep inside the
         decision (the fullest moment of a Frenzy game)."""
         ov = self.ov
-        if self.view == NOTICE and ov[_NI] + 1 < ov[_NN]:
+        if self.view == _NOTICE and ov[_NI] + 1 < ov[_NN]:
             ov[_NI] += 1
             return
-        if self.view == NOTICE:
+        if self.view == _NOTICE:
             ov[_NN] = 0
             ov[_NI] = 0
         n = ov[_NQ]
@@ -326,13 +341,13 @@ class FrenzyScreen(screens.Screen):
             self.view = ov[_Q]
             ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
             ov[_NQ] = n - 1
-            if self.view == WINNER:
+            if self.view == _WINNER:
                 ov[_WIN_T0:] = min(self.app.now, 0xFFFFFFFF).to_bytes(4, "big")
                 self.app.play(sounds.WIN)
-            elif self.view == NOTICE:
+            elif self.view == _NOTICE:
                 self.app.play(sounds.SAFE)  # a riser filled
         else:
-            self.view = PLAY
+            self.view = _PLAY
 
     def _settle(self, save=True):
         """After a decision (save it, with the view: one write per decision) or a
@@ -341,9 +356,9 @@ class FrenzyScreen(screens.Screen):
         g = self.game
         self._sync()
         self.dirty = True
-        if g.phase != fz.OVER and self.app.screen is self:
+        if g.phase != _OVER and self.app.screen is self:
             if save:
-                self.app.save(KIND, g, self._pack())
+                self.app.save(_KIND, g, self._pack())
             self.enter()
 
     # ---- derived state and text (on changes only) -----------------------------------
@@ -359,49 +374,44 @@ class FrenzyScreen(screens.Screen):
         ok_take = self.ok_take
         for i in range(64):
             ok_take[i] = 0
-        for i in range(7):
-            self.ok_wild[i] = 0
-        if v == PLAY and ph == fz.PH_TAKE:
+        if v == _PLAY and ph == _PH_TAKE:
             # TAKE|m is legal exactly when m scores: asking the points of each mask
             # builds no list of selections (their garbage was the largest block
             # allocated during play).
             for m in range(1, 64):
                 if g.points(m):
                     ok_take[m] = 1
-        elif v == PLAY and ph != fz.OVER:
-            for d in g.legal():
-                kd = d & 0xF00
-                if kd == fz.DECLARE:
-                    self.ok_wild[d & 7] = 1
-                elif kd == fz.STOP:
-                    can_stop = True
-                else:
-                    can_roll = True
+        elif v == _PLAY and ph != _OVER:
+            # What Game.legal() lists, without building its list: COMMON_ROLL or ROLL,
+            # in DECIDE ROLL and STOP (and in WILD every value, which _key allows).
+            if ph != _PH_WILD:
+                can_roll = True
+                can_stop = ph == _DECIDE
         self.rolling = False
         self.tumble_mask = 0
-        if v == PLAY:
-            if ph == fz.PH_TAKE:
+        if v == _PLAY:
+            if ph == _PH_TAKE:
                 for i in range(g.nrolled):
                     items[n] = i
                     n += 1
-                for m in range(fz.COMMON_BIT + 1, 64):
+                for m in range(_COMMON_BIT + 1, 64):
                     if ok_take[m]:  # some selection can count the Common Die
-                        items[n] = IT_COMMON
+                        items[n] = _IT_COMMON
                         n += 1
                         break
-                items[n] = IT_TAKE
+                items[n] = _IT_TAKE
                 n += 1
-            elif ph == fz.COMMON or ph == fz.PH_ROLL or ph == fz.DECIDE:
+            elif ph == _COMMON or ph == _PH_ROLL or ph == _DECIDE:
                 if can_roll:
-                    items[n] = IT_ROLL
+                    items[n] = _IT_ROLL
                     n += 1
                 if can_stop:
-                    items[n] = IT_STOP
+                    items[n] = _IT_STOP
                     n += 1
                 # Would ROLL give this same player the next roll at once? Relay:
                 # always. Lockstep: only when nobody else still rolls in this step
                 # or the next one (solo, or everyone else done).
-                ro = ph != fz.DECIDE or g.schedule == fz.RELAY or g.players == 1
+                ro = ph != _DECIDE or g.schedule == _RELAY or g.players == 1
                 if not ro:
                     ro = True
                     filled = g.riser(seat) == 5
@@ -410,76 +420,76 @@ class FrenzyScreen(screens.Screen):
                         s = (g.roller + i) % g.players
                         if s == seat:
                             after = True
-                        elif g.in_round >> s & 1 and g.status(s) == fz.ROLLING and \
+                        elif g.in_round >> s & 1 and g.status(s) == _ROLLING and \
                                 (after or not filled or g.riser(s) == 5):
                             ro = False  # plays this step after me, or the next before me
                             break
                 self.roll_on = ro
                 if can_roll and ro:
                     self.rolling = True
-                    self.tumble_mask = 0x20 if ph == fz.COMMON else (1 << g.to_roll()) - 1
-            elif ph == fz.PH_WILD:
-                if not self.ok_wild[self.wildv]:
-                    self.wildv = 1
-        elif v == WARN:
-            items[0] = IT_NO
-            items[1] = IT_YES
+                    self.tumble_mask = 0x20 if ph == _COMMON else (1 << g.to_roll()) - 1
+        elif v == _WARN:
+            items[0] = _IT_NO
+            items[1] = _IT_YES
             n = 2
         if n != self.nitems or self.cur >= n:
             self.cur = 0
-            if ph == fz.PH_TAKE and v == PLAY:
+            if ph == _PH_TAKE and v == _PLAY:
                 self.mask &= 0x3F
         self.nitems = n
         # The texts.
         self.t_head = "ROUND %d" % g.round
-        if max(g.totals) >= fz.GOAL:
+        if max(g.totals) >= _GOAL:
             self.t_head += " TIE"  # the goal is reached: only the tied players play
         self.t_sheet = "SHEET %d" % g.totals[seat]
         self.t_run = str(g.running(seat))
         self.t_info = ""
-        self.t_a = ""
-        self.t_b = ""
-        self.t_c = ""
-        if v == PLAY:
+        self.t_ov[0] = ""
+        self.t_ov[1] = ""
+        self.t_ov[2] = ""
+        if v != _SUMMARY and v != _WINNER:
+            # The table's 12 texts go with its overlay (ui.frenzy_text makes them).
+            self.t_rows = self.t_cols = self.t_tot = ()
+        if v == _PLAY:
             self.t_pts = ""
             m = self.mask
-            if ph == fz.PH_TAKE and not m:
+            if ph == _PH_TAKE and not m:
                 self.t_info = "OK: PICK SCORING DICE"
-            elif ph == fz.PH_TAKE:
+            elif ph == _PH_TAKE:
                 # The points of the selection, and a line saying what to do about
                 # it: a first-time player sees why TAKE cannot be pressed yet.
                 p = g.points(m)
                 self.t_pts = "+%d" % p if p else "+0"
                 if ok_take[m]:
                     self.t_info = "TAKE: SET THEM ASIDE"
-                elif m == fz.COMMON_BIT:
+                elif m == _COMMON_BIT:
                     self.t_info = "ADD A ROLLED DIE TOO"
                 else:
                     self.t_info = "NOT ALL OF THESE SCORE"
-            elif ph == fz.COMMON:
+            elif ph == _COMMON:
                 self.t_info = "SHAKE THE COMMON DIE"
-            elif ph == fz.PH_WILD:
+            elif ph == _PH_WILD:
                 self.t_info = "WILD: PICK ITS VALUE"
-            elif ph == fz.PH_ROLL or ph == fz.DECIDE:
+            elif ph == _PH_ROLL or ph == _DECIDE:
                 n = g.to_roll()
                 if self.app.settings[_S_ODDS] and n:
                     # core.odds.farkle_risk without its checks (n is 1-5 here)
                     r = WILD_RISK[n] if g.common == 8 and not g.wild else \
                         fz.RISK[(n - 1) * 7 + (g.usable() or 0)]
                     self.t_info = "FARKLE RISK %d%%" % r
-                if ph == fz.DECIDE and g.riser(seat) == 5:
+                if ph == _DECIDE and g.riser(seat) == 5:
                     self.t_pts = "FULL!"
-        elif v == FARKLE:
+        elif v == _FARKLE:
             c = COLOURS[self.ov[_FSEAT]]
             lost = int.from_bytes(self.ov[_FLOST:_FLOST + 3], "big")
             # Nothing to lose on a round's first roll: no "LOST 0".
-            self.t_a = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
-            self.t_b = "DONE FOR THIS ROUND"
+            self.t_ov[0] = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
+            self.t_ov[1] = "DONE FOR THIS ROUND"
         else:
             fz._aside("ui", "frenzy_text", self, g, v, seat)
         self.dirty = True
 
-    # ---- ui bytes for Continue (read back by ui.frenzy_resume) ------------------
+    # ---- ui bytes for Continue (read back by ui.frenzy_start) ------------------
 
     def _pack(self):
         b = self.ov[:_UI_LEN]

@@ -1,6 +1,10 @@
-"""Farkle Frenzy: restoring the screen's view from the ui bytes FrenzyScreen._pack()
-wrote (Continue). Loaded once when a saved game is resumed, then dropped.
+"""Farkle Frenzy: setting up the game screen (FrenzyScreen.__init__), and for Continue
+restoring its view from the ui bytes FrenzyScreen._pack() wrote. Loaded once when the
+screen is made, then dropped (core.frenzy._aside): a game does not hold this code.
+The attributes are described in ui.frenzy_screen (FrenzyScreen's annotations).
 """
+from ui import screens
+
 try:
     from micropython import const
 except ImportError:
@@ -8,6 +12,8 @@ except ImportError:
         return x
 
 _UI_LEN = const(44)      # as in ui.frenzy_screen
+_DICE = const(13)
+_ND = const(18)
 _UI_VERSION = const(1)
 _QMAX = const(6)
 _NMAX = const(3)
@@ -16,7 +22,31 @@ _WINNER = const(5)
 _OVER = const(5)         # core.frenzy.OVER
 
 
-def run(scr, b):
+def run(scr, app, game, ui):
+    screens.Screen.__init__(scr, app)
+    scr.game = game
+    scr.view = 0  # PLAY
+    scr.items = bytearray(8)
+    scr.nitems = 0
+    scr.cur = 0
+    scr.mask = 0
+    scr.wildv = 1
+    scr.ok_take = bytearray(64)
+    scr.roll_on = False
+    # The dice row as shown is a snapshot, so overlays keep the roll they are about
+    # (the core keeps the dice past nrolled at 0).
+    ov = scr.ov = bytearray(_UI_LEN + 4)
+    ov[_DICE:_DICE + 5] = game.rolled
+    ov[_ND] = game.nrolled
+    # Text, formatted when the state changes (never while drawing).
+    scr.t_head = scr.t_sheet = scr.t_run = scr.t_pts = scr.t_info = ""
+    scr.t_ov = ["", "", ""]
+    scr.t_rows = scr.t_cols = scr.t_tot = ()  # made by ui.frenzy_text when shown
+    if ui:
+        _resume(scr, ui)
+
+
+def _resume(scr, b):
     """Bytes of another layout (an older firmware) are ignored: the game keeps its
     plain play view and the dice as the core has them."""
     ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[1] <= _WINNER \

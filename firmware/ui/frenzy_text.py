@@ -24,45 +24,56 @@ def run(scr, g, v, seat):
         ov = scr.ov
         i = ov[24]  # the notice shown; per notice: stopped seat << 4 | filling seat
         s = ov[25 + i] >> 4
-        scr.t_a = "%s FILLED THE RISER:" % COLOURS[ov[25 + i] & 15]
+        scr.t_ov[0] = "%s FILLED THE RISER:" % COLOURS[ov[25 + i] & 15]
         if s == scr.app.holder or g.players == 1:
-            scr.t_b = "YOU STOP WITH"
+            scr.t_ov[1] = "YOU STOP WITH"
         else:
-            scr.t_b = "%s STOPS WITH" % COLOURS[s]
+            scr.t_ov[1] = "%s STOPS WITH" % COLOURS[s]
         j = 28 + 3 * i  # its total, 3 bytes
-        scr.t_c = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
+        scr.t_ov[2] = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
     elif v == _WARN:
-        scr.t_a = "BELOW 400: COUNTS 0."
-        scr.t_b = "STOP ANYWAY?"
+        scr.t_ov[0] = "BELOW 400: COUNTS 0."
+        scr.t_ov[1] = "STOP ANYWAY?"
         r = g.running(seat)
-        scr.t_c = "ROUND SCORE %d" % (r * 2 if g.common == 7 else r)
+        scr.t_ov[2] = "ROUND SCORE %d" % (r * 2 if g.common == 7 else r)
     elif v == _SUMMARY:
         ov = scr.ov
-        scr.t_a = "ROUND %d" % (ov[37] << 8 | ov[38])
+        rows, cols, tot = _rows(scr)
+        scr.t_ov[0] = "ROUND %d" % (ov[37] << 8 | ov[38])
         if ov[39] & 1:  # 2X doubled
-            scr.t_a += "  2^ DOUBLED"
+            scr.t_ov[0] += "  2^ DOUBLED"
         for s in range(4):
             if s >= g.players:
-                scr.t_rows[s] = ""
+                rows[s] = ""
                 continue
-            scr.t_rows[s] = COLOURS[s]
+            rows[s] = COLOURS[s]
             if not ov[40] >> s & 1:  # not in the round
-                scr.t_cols[s] = "-"
+                cols[s] = "-"
             else:
                 c = g.round_scores[s]
                 raw = g.round_raw[s]
-                scr.t_cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
-            scr.t_tot[s] = str(g.totals[s])
+                cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
+            tot[s] = str(g.totals[s])
         # A tie: the marked rows play one more round.
-        scr.t_b = "TIE: ONE MORE ROUND" if ov[39] >> 4 else "OK"
+        scr.t_ov[1] = "TIE: ONE MORE ROUND" if ov[39] >> 4 else "OK"
     else:  # the winner
+        rows, cols, tot = _rows(scr)
         w = g.winner
-        scr.t_b = str(g.totals[w])
+        scr.t_ov[1] = str(g.totals[w])
         k = 0
         for s in range(g.players):
             if s != w:
-                scr.t_rows[k] = COLOURS[s]
-                scr.t_tot[k] = str(g.totals[s])
+                rows[k] = COLOURS[s]
+                tot[k] = str(g.totals[s])
                 k += 1
         for s in range(k, 4):
-            scr.t_rows[s] = ""
+            rows[s] = ""
+
+
+def _rows(scr):
+    """The table's texts (per row: colour, round score, total), made for the summary
+    and the winner only: FrenzyScreen._sync() lets them go with the overlay."""
+    rows = scr.t_rows = ["", "", "", ""]
+    cols = scr.t_cols = ["", "", "", ""]
+    tot = scr.t_tot = ["", "", "", ""]
+    return rows, cols, tot

@@ -12,7 +12,7 @@ Modes:
       but BUDGET bytes is fenced off, so the firmware runs in exactly BUDGET bytes.
       SAMPLE 1: gc.collect() after every frame and report the highest heap in use.
       Out of memory: `R memerr ...` and exit status 3. PRELOAD 1: every firmware
-      module is imported before the fence and kept (app._LAZY emptied), so the budget
+      module is imported before the fence and kept (all in app._KEEP), so the budget
       holds only the firmware's data: an estimate of a frozen build, whose bytecode
       and qstrs stay in flash (module dicts and function objects, which a frozen
       build still makes in RAM, fall outside the budget too).
@@ -249,7 +249,7 @@ class Session:
             from modes import BOOT_ORDER
             for name in BOOT_ORDER:
                 self.kept.append(__import__(name))
-            sys.modules["app"]._LAZY = ()
+            sys.modules["app"]._KEEP = tuple(BOOT_ORDER)
         import pilot
         self.pilot = pilot
         mkdir(fs)

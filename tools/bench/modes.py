@@ -173,8 +173,8 @@ def frames(root, lib, fs):
     d.run(d.tap("BACK"))
     d.run(d.to_menu())
     d.run(d.new_game(2, 1))
-    fs_ = sys.modules["ui.frenzy_screen"]
-    fz = sys.modules["core.frenzy"]
+    fs_ = d.fvn  # the screen's views and items, and the core's codes (see pilot.Driver)
+    fz = d.fzn
     tumbled = False
     for _ in range(50):
         s = app.screen

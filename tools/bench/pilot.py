@@ -2,8 +2,9 @@
 
 Runs inside the MicroPython unix port, the WebAssembly port and CPython. It imports
 no firmware module at load time (the benchmark loads it before fencing the heap, and
-the firmware's modules must be counted in the firmware's share): the screens'
-constants are read from sys.modules once the game has imported them.
+the firmware's modules must be counted in the firmware's share): the codes of
+Frenzy's core and screen come from the host-side name modules (core.frenzy_names,
+ui.frenzy_views), loaded with the Driver, before the fence.
 
 `Driver(app, sim)`: a virtual 33 ms frame clock (`frames(ms)`, `tap(name)`,
 `shake()`), `to_menu()`, `new_game(kind, players)`. These are generators that yield
@@ -77,6 +78,19 @@ class Driver:
         self.idx = 0         # its next step; at its end none runs
         self.wait = 0        # frames waited by its "tumbling" / "rest" step
         self.end = 0         # frames run while now < end
+        # Frenzy's codes and views by name: the firmware keeps them as private
+        # consts, so core.frenzy.ROLL would load core.frenzy_names during the game.
+        # The pilot loads both name modules here and keeps only the modules: what
+        # this import added to sys.modules goes again, so the firmware makes (and is
+        # charged for) its own packages.
+        had = [name for name in ("core", "ui") if name in sys.modules]
+        from core import frenzy_names
+        from ui import frenzy_views
+        self.fzn = frenzy_names
+        self.fvn = frenzy_views
+        for name in ("core.frenzy_names", "core", "ui.frenzy_views", "ui"):
+            if name not in had:
+                sys.modules.pop(name, None)
 
     # ---- time and inputs ---------------------------------------------------------
 
@@ -266,7 +280,7 @@ class Driver:
             elif op == "choice":
                 on = t >= p[pos + 2] or s.choices[s.cur] == a
             else:  # "ok_wild": a wild value that may be declared
-                on = t >= 7 or s.ok_wild[s.wildv]
+                on = t >= 7 or 1 <= s.wildv <= 6
             if not on:
                 self.count = t + 1
                 self.steps = _SCRIPTS["_settle" if op == "cur" or op == "item" else "NEXT"]
@@ -372,8 +386,8 @@ class Driver:
             return True
         if nm != "frenzy":
             raise Stuck("screen %s during Frenzy" % nm)
-        fs = sys.modules["ui.frenzy_screen"]
-        fz = sys.modules["core.frenzy"]
+        fs = self.fvn
+        fz = self.fzn
         g = s.game
         v = s.view
         if v == fs.WINNER:
