@@ -94,7 +94,28 @@ def test_stop_and_replace():
     assert not bz.busy and SIM.pwm.duty == 0
 
 
+def test_a_part_plays_in_place_and_stops_at_its_end():
+    """play(seq, start, end): the part between, as if it were its own sequence (the
+    app plays each effect from one shared bytes this way)."""
+    whole = bytes((37, 2)) + _SEQ + bytes((25, 4))
+    bz = _buzzer()
+    bz.play(whole, 2, 2 + len(_SEQ))
+    tr = _trace(bz)
+    bz = _buzzer()
+    bz.play(_SEQ)
+    assert tr == _trace(bz)
+    assert not bz.busy and bz.note == 0  # the last pair (25, 4) never sounded
+
+
 def test_bad_sequences():
+    bz = _buzzer()
+    for seq, start, end in ((_SEQ, 1, 4), (_SEQ, 0, len(_SEQ) + 2), (_SEQ, -2, 2)):
+        try:
+            bz.play(seq, start, end)
+            raise AssertionError("accepted part %d..%d" % (start, end))
+        except ValueError:
+            pass
+
     bz = _buzzer()
     for bad in (bytes((10,)), bytes((99, 2))):
         try:

@@ -44,11 +44,11 @@ class FakeBuzzer:
     def __init__(self):
         self.muted = False
         self.busy = False
-        self.last = None
+        self.last = -1
         self.plays = 0
 
-    def play(self, seq):
-        self.last = seq
+    def play(self, seq, start=0, end=-1):
+        self.last = start  # where the effect starts (no slice: frames must not allocate)
         self.plays += 1
 
     def tick(self, now):

@@ -2,10 +2,12 @@
 
 `Buzzer(pin, duty_u16=32768)`: one PWM made at start, silent (duty_u16=0); pin None
 gives a buzzer that keeps time but makes no sound.
-- `play(seq)`: `seq` is bytes of (note, duration) pairs; duration in 10 ms units; note
-  0 is a rest, note n (1..60) the semitone n-1 above C4 (261.6 Hz): n = 1 + 12 *
-  (octave - 4) + semitone, so A4 = 10, C5 = 13, C6 = 25, C7 = 37, B8 = 60. The first
-  note sounds at once; its duration counts from the next `tick()`.
+- `play(seq, start=0, end=len(seq))`: plays seq[start:end] in place (no copy: ui.sounds
+  keeps every effect in one bytes); `seq` is bytes of (note, duration) pairs, duration
+  in 10 ms units; note 0 is a rest, note n (1..60) the semitone n-1 above C4
+  (261.6 Hz): n = 1 + 12 * (octave - 4) + semitone, so A4 = 10, C5 = 13, C6 = 25,
+  C7 = 37, B8 = 60. The first note sounds at once; its duration counts from the next
+  `tick()`.
 - `tick(now_ms)`: advances the sequence; call it every frame.
 - `mute(on)`: silences the PWM at once while the sequence keeps the same timing (`busy`
   and the note index advance exactly as when audible); `muted` says which (set before
@@ -44,6 +46,7 @@ class Buzzer:
     _loud: int
     _seq: bytes
     _i: int
+    _stop: int
     _end: "int | None"
     muted: bool
     busy: bool
@@ -59,17 +62,20 @@ class Buzzer:
         if self.busy:
             self._sound(self._seq[self._i])
 
-    def play(self, seq):
-        if len(seq) & 1:
+    def play(self, seq, start=0, end=-1):
+        if end < 0:
+            end = len(seq)
+        if (end - start) & 1 or start < 0 or end > len(seq):
             raise ValueError("a tone sequence is (note, duration) pairs")
-        for i in range(0, len(seq), 2):
+        for i in range(start, end, 2):
             if seq[i] > NOTES:
                 raise ValueError("note %d out of range 0..%d" % (seq[i], NOTES))
         self._seq = seq
-        self._i = 0
+        self._i = start
+        self._stop = end
         self._end = None
-        self.busy = len(seq) > 0
-        self._sound(seq[0] if seq else 0)
+        self.busy = end > start
+        self._sound(seq[start] if end > start else 0)
 
     def _sound(self, note):
         self.note = note
@@ -90,10 +96,10 @@ class Buzzer:
         seq = self._seq
         end = self._end
         if end is None:
-            end = ticks_add(now, seq[1] * 10)
+            end = ticks_add(now, seq[self._i + 1] * 10)
         while ticks_diff(now, end) >= 0:
             i = self._i + 2
-            if i >= len(seq):
+            if i >= self._stop:
                 self.busy = False
                 self._i = 0
                 self._sound(0)

@@ -170,6 +170,7 @@ def buzzer(bz, pin, duty_u16=32768):
     bz._loud = duty_u16
     bz._seq = b""
     bz._i = 0
+    bz._stop = 0
     bz._end = None  # None until the first tick() times the current sequence
     bz.muted = False
     bz.busy = False
