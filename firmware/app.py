@@ -78,11 +78,11 @@ _DEEP = const(3)
 _S_CONTRAST = const(1)    # store.S_CONTRAST
 _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
 
-# Modules imported only while their screen is in use; menu() drops them again so a
-# game's code does not keep heap from the next one.
-_LAZY = ("ui.shakeup_screen", "core.shakeup", "ui.frenzy_screen", "ui.frenzy_draw",
-         "core.frenzy", "core.frenzy_score", "core.frenzy_load", "ui.settings",
-         "ui.howto", "ui.stats", "ui.boot")
+# The ui and core modules that menu() keeps; it drops every other one (a game's, a
+# menu screen's) so its code does not keep heap from the next one. ui.menu (the menu
+# level, with its cursor) goes only when a game starts. (A list of the droppable ones
+# cost ~480 B on the 64-bit port: names that long are str objects.)
+_KEEP = ("ui.gfx", "ui.font", "ui.screens", "ui.sounds", "core.dice", "ui.menu")
 
 try:
     import power as _power
@@ -91,10 +91,13 @@ except ImportError:  # power.py not installed: never dim or sleep
 
 
 def _unload(names=None):
-    """Drop modules (default: _LAZY) so their code no longer keeps heap."""
+    """Drop modules (default: every ui.* and core.* module but _KEEP) so their code no
+    longer keeps heap."""
     import sys
     mods = sys.modules
-    for name in names or _LAZY:
+    if names is None:
+        names = [n for n in mods if (n[:3] == "ui." or n[:5] == "core.") and n not in _KEEP]
+    for name in names:
         if name in mods:
             del mods[name]
             pkg, attr = name.split(".")
@@ -150,9 +153,9 @@ class App:
         if self.screen is not None:
             self.screen.dirty = True
 
-    def play(self, seq=sounds.SELECT):
+    def play(self, snd=sounds.SELECT):
         if self.buzzer is not None:
-            self.buzzer.play(seq)
+            self.buzzer.play(sounds.TUNES, snd >> 8, snd & 0xFF)  # in place: no copy
 
     play_select = play  # the cursor click (play's default)
 
@@ -183,11 +186,6 @@ class App:
     def finish(self, kind, game, best_round=0, total=0):
         # The stats counted and saved, the save cleared: resident code, nothing loaded.
         self.store.finish_game(kind, game.winner, best_round, total)
-
-    def win(self, seat, line1=None, line2=None):
-        _unload()  # the game's code goes once it returns: OK on the winner goes to the menu
-        self.play(sounds.WIN)
-        self.show(screens.Pass(self, seat, None, line1, line2))
 
     def _go(self, g=-1):
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or

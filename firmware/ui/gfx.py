@@ -40,8 +40,10 @@ DIE_L = const(17)
 _TWOX = const(7)
 _WILD = const(8)
 
-# Pip layouts per face: bits 0 TL, 1 TR, 2 ML, 3 MR, 4 BL, 5 BR, 6 centre.
+# Pip layouts per face: bits 0 TL, 1 TR, 2 ML, 3 MR, 4 BL, 5 BR, 6 centre; per bit the
+# pip's place, column << 4 | row (0 near edge, 1 middle, 2 far edge).
 _PIPS = b"\x00\x40\x12\x52\x33\x73\x3f"
+_PIP_AT = b"\x00\x20\x01\x21\x02\x22\x11"
 
 
 def width(s, f=SMALL, scale=1):
@@ -126,26 +128,16 @@ def die(fb, x, y, v, size=DIE_L, inv=False):
     bg = 1 - fg
     fb.fill_rect(x + 1, y + 1, size - 2, size - 2, bg)
     box(fb, x, y, size, size, 1)
-    if size >= DIE_L:
-        p, a, m, b = 3, 3, 7, 11
-    else:
-        p, a, m, b = 2, 2, 5, 8
     if 1 <= v <= 6:
+        # Pip size, the first pip's offset and the pitch: 3, 3, 4 on the large die
+        # (pips at 3, 7, 11), 2, 2, 3 on the small one (2, 5, 8).
+        p = 3 if size >= DIE_L else 2
         bits = _PIPS[v]
-        if bits & 1:
-            fb.fill_rect(x + a, y + a, p, p, fg)
-        if bits & 2:
-            fb.fill_rect(x + b, y + a, p, p, fg)
-        if bits & 4:
-            fb.fill_rect(x + a, y + m, p, p, fg)
-        if bits & 8:
-            fb.fill_rect(x + b, y + m, p, p, fg)
-        if bits & 16:
-            fb.fill_rect(x + a, y + b, p, p, fg)
-        if bits & 32:
-            fb.fill_rect(x + b, y + b, p, p, fg)
-        if bits & 64:
-            fb.fill_rect(x + m, y + m, p, p, fg)
+        for i in range(7):
+            if bits >> i & 1:
+                at = _PIP_AT[i]
+                fb.fill_rect(x + p + (at >> 4) * (p + 1), y + p + (at & 15) * (p + 1),
+                             p, p, fg)
         return
     if v == 0:
         return

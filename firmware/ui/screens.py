@@ -1,4 +1,4 @@
-"""The screen framework and the pass (and winner) screen the games share.
+"""The screen framework and the pass screen the games share.
 
 A screen is a named state of the interface. The app keeps one current screen and, each
 frame, calls `update(q)` with the frame's events and `draw(fb)` only when `dirty`.
@@ -44,7 +44,6 @@ App services a screen may use (firmware/app.py):
   app.save(kind, game, ui=b"")  after every completed decision (store.save_game)
   app.finish(kind, game, best_round=0, total=0)  the game is over: stats counted,
                           save cleared (call once, when the winner is known)
-  app.win(seat, line1=None, line2=None)  the generic winner screen (OK -> menu)
   app.menu()              back to the main menu (BACK during a game does this; the
                           game stays saved and Continue resumes it); the app does it
                           when update() has returned, still in this frame
@@ -52,9 +51,8 @@ App services a screen may use (firmware/app.py):
                           screen for ~2.5 s (e.g. "No shake sensor: press OK to roll")
   app.sensor_missing      True when there is no working shake sensor
 
-Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass (also the winner's
-screen). The splash, the main menu and the setup are in ui.menu, loaded only while the
-menu is up.
+Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass. The splash, the main
+menu and the setup are in ui.menu, loaded only while the menu is up.
 """
 from ui import gfx
 
@@ -111,53 +109,24 @@ class Screen:
 
 
 class Pass(Screen):
-    """'Pass to GREEN' between players: OK returns to the game screen (back).
-
-    With back None it is the winner's screen instead (app.win(), NAME "win"): after a
-    short grace time OK goes back to the menu. One class for both: the winner's code
-    is resident, so a game's end loads no module for it."""
+    """'Pass to GREEN' between players: OK returns to the game screen (back), BACK
+    goes to the menu (the game stays saved)."""
     NAME = "pass"
 
-    def __init__(self, app, seat, back, line1=None, line2=None):
+    def __init__(self, app, seat, back):
         Screen.__init__(self, app)
         self.seat = seat
         self.back = back
-        if back is None:
-            self.NAME = "win"
-            self.line1 = line1
-            self.line2 = line2
-            self.t0 = app.now
 
     def on_key(self, k):
         app = self.app
-        if self.back is None:
-            # The grace time: a button mashed at the winning move is not lost on it.
-            if (k == OK or k == BACK) and app.elapsed(self.t0) >= 600:
-                app.menu()
-        elif k == OK:
+        if k == OK:
             app.holder = self.seat
             app.show(self.back)
         elif k == BACK:
             app.menu()
 
     def draw(self, fb):
-        if self.back is None:
-            gfx.center(fb, COLOURS[self.seat], 2, 1, gfx.MEDIUM, 2)
-            gfx.center(fb, "WINS!", 20, 1, gfx.MEDIUM)
-            for i in range(10):
-                # Five 5x8 pawns each side: head with an eye, collar, body, base.
-                x = 8 + i * 8 + (i // 5) * 34
-                fb.fill_rect(x + 1, 20, 3, 3, 1)
-                fb.pixel(x + 2, 21, 0)
-                fb.hline(x, 23, 5, 1)
-                fb.fill_rect(x + 1, 24, 3, 2, 1)
-                fb.fill_rect(x, 26, 5, 2, 1)
-            if self.line1:
-                gfx.center(fb, self.line1, 34)
-            if self.line2:
-                gfx.center(fb, self.line2, 42)
-            gfx.center(fb, "OK: MENU", 57)
-            return
         fb.fill(1)
         gfx.center(fb, "PASS TO", 6, 0, gfx.MEDIUM)
         gfx.center(fb, COLOURS[self.seat], 22, 0, gfx.MEDIUM, 2)

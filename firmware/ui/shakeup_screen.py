@@ -38,7 +38,7 @@ MOVE = const(4)
 PENALTY = const(5)
 INFO = const(6)
 
-_KIND = const(1)  # ui.screens.KIND_SHAKEUP (store.KIND_SHAKEUP)
+_KIND = const(1)  # store.KIND_SHAKEUP
 
 # core.shakeup's values (its public names are served by a search, not for every frame):
 # result classes, phases, decision kinds.
@@ -85,7 +85,7 @@ _T = ("NONE|PAIR|MOVE|BIG!|SPECIAL ADVANTAGE:|UP, PENALIZE, AGAIN|MOVE UP, THEN|
 
 # Die i at x = 12 + 29 * i; level lv (1-4, 4 = SAFE) on the row at y = 48 - 10 * lv.
 _DIE_Y = const(10)
-_DIE_L = const(17)  # gfx.DIE_L, the large die's size (gfx.die's default)
+_DIE_L = const(17)  # ui.gfx.DIE_L, the large die's size (gfx.die's default)
 _C_SHAKE = const(4)
 _C_STOP = const(5)
 _COL_X = const(14)
@@ -246,7 +246,8 @@ class ShakeUpScreen(Screen):
         follow = 0
         if ph == _PH_OVER:
             app.finish(_KIND, g)
-            app.win(g.winner, _say(31))
+            app.play(sounds.WIN)
+            app.show(Win(app, g.winner, _say(31)))
             return
         if was == _PH_ROLLOFF:
             self.view = ROLLOFF
@@ -454,3 +455,34 @@ class ShakeUpScreen(Screen):
             y += 7
         if self.ack:
             gfx.right(fb, "OK", 128, 58)
+
+
+class Win(Screen):
+    """The winner's screen (NAME "win"): after a short grace time OK goes back to the
+    menu, which drops this module with the game's. Frenzy shows its own winner."""
+    NAME = "win"
+
+    def __init__(self, app, seat, line):
+        Screen.__init__(self, app)
+        self.seat = seat
+        self.line = line
+        self.t0 = app.now
+
+    def on_key(self, k):
+        # The grace time: a button mashed at the winning move is not lost on it.
+        if (k == _OK or k == _BACK) and self.app.elapsed(self.t0) >= 600:
+            self.app.menu()
+
+    def draw(self, fb):
+        gfx.center(fb, COLOURS[self.seat], 2, 1, gfx.MEDIUM, 2)
+        gfx.center(fb, "WINS!", 20, 1, gfx.MEDIUM)
+        for i in range(10):
+            # Five 5x8 pawns each side: head with an eye, collar, body, base.
+            x = 8 + i * 8 + (i // 5) * 34
+            fb.fill_rect(x + 1, 20, 3, 3, 1)
+            fb.pixel(x + 2, 21, 0)
+            fb.hline(x, 23, 5, 1)
+            fb.fill_rect(x + 1, 24, 3, 2, 1)
+            fb.fill_rect(x, 26, 5, 2, 1)
+        gfx.center(fb, self.line, 34)
+        gfx.center(fb, "OK: MENU", 57)
