@@ -298,7 +298,7 @@ def _aside(pkg, name, *args):
     (from sys.modules and the package), so a game never holds that code: a new game's
     setup (core.frenzy_new), the wording of a rejected decision (core.frenzy_why),
     loading a save (core.frenzy_load), and ui.frenzy_screen's rare texts
-    (ui.frenzy_text) and its setup with Continue (ui.frenzy_start)."""
+    (ui.frenzy_text), its setup (ui.frenzy_start) and Continue (ui.frenzy_resume)."""
     import gc
     import sys
     full = pkg + "." + name

@@ -21,8 +21,8 @@ The ui bytes (for Continue) are `_pack()`: the open overlays with their data, th
 cursor, the selection and the best round so far, so a restored game shows exactly
 the same view.
 
-Memory: the overlays' texts (ui.frenzy_text) and the setup with Continue's restoring
-of the ui bytes (ui.frenzy_start) are loaded when needed and dropped right after (core.frenzy._aside):
+Memory: the overlays' texts (ui.frenzy_text, ui.frenzy_table), the setup (ui.frenzy_start) and
+Continue's restoring of the ui bytes (ui.frenzy_resume) are loaded when needed and dropped right after (core.frenzy._aside):
 on state changes, never per frame. The odds hint reads core.frenzy.RISK.
 """
 from core import frenzy as fz
@@ -138,11 +138,13 @@ class FrenzyScreen(screens.Screen):
     t_tot: "list | tuple"
 
     def __init__(self, app, game, ui=None):
-        # Once per game: the setup (and Continue's restoring of the view; bytes of
-        # another layout, from an older firmware, are ignored: the game itself is
-        # intact, so it resumes in its plain play view) is ui.frenzy_start, loaded for
-        # this call and dropped after.
-        fz._aside("ui", "frenzy_start", self, app, game, ui)
+        # Once per game: the setup (ui.frenzy_start) and Continue's restoring of the
+        # view (ui.frenzy_resume; bytes of another layout, from an older firmware, are
+        # ignored: the game itself is intact, so it resumes in its plain play view),
+        # each loaded for its call and dropped after.
+        fz._aside("ui", "frenzy_start", self, app, game)
+        if ui:
+            fz._aside("ui", "frenzy_resume", self, ui)
         self._sync()
 
     # ---- app protocol ---------------------------------------------------------
@@ -448,7 +450,7 @@ class FrenzyScreen(screens.Screen):
         self.t_ov[1] = ""
         self.t_ov[2] = ""
         if v != _SUMMARY and v != _WINNER:
-            # The table's 12 texts go with its overlay (ui.frenzy_text makes them).
+            # The table's 12 texts go with its overlay (ui.frenzy_table makes them).
             self.t_rows = self.t_cols = self.t_tot = ()
         if v == _PLAY:
             self.t_pts = ""
@@ -486,10 +488,11 @@ class FrenzyScreen(screens.Screen):
             self.t_ov[0] = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
             self.t_ov[1] = "DONE FOR THIS ROUND"
         else:
-            fz._aside("ui", "frenzy_text", self, g, v, seat)
+            fz._aside("ui", "frenzy_table" if v >= _SUMMARY else "frenzy_text", self, g, v,
+                      seat)
         self.dirty = True
 
-    # ---- ui bytes for Continue (read back by ui.frenzy_start) ------------------
+    # ---- ui bytes for Continue (read back by ui.frenzy_resume) ------------------
 
     def _pack(self):
         b = self.ov[:_UI_LEN]
