@@ -21,9 +21,10 @@ The ui bytes (for Continue) are `_pack()`: the open overlays with their data, th
 cursor, the selection and the best round so far, so a restored game shows exactly
 the same view.
 
-Memory: the overlays' texts (ui.frenzy_text, ui.frenzy_table), the setup (ui.frenzy_start) and
-Continue's restoring of the ui bytes (ui.frenzy_resume) are loaded when needed and dropped right after (core.frenzy._aside):
-on state changes, never per frame. The odds hint reads core.frenzy.RISK.
+Memory: the overlays' texts (ui.frenzy_text, ui.frenzy_table), the setup
+(ui.frenzy_start) and Continue's restoring of the ui bytes (ui.frenzy_resume) are
+loaded when needed and dropped right after (core.frenzy._aside): on state changes,
+never per frame. The odds hint reads core.frenzy.RISK.
 """
 from core import frenzy as fz
 from ui import frenzy_draw, screens, sounds
