@@ -18,14 +18,7 @@ from conftest import ROOT, micropython_bin
 
 # goal name -> highest value still accepted while the goal is open (tools/bench/results.md
 # explains each: see the report of issue 8).
-OPEN = {
-    # Frenzy's code and names (.mpy bytecode and qstrs live in the heap) still need more
-    # than 64 KB on the 64-bit unix port: measured 70,656-71,680 bytes after the third
-    # memory round. Near the threshold pass/fail is not monotonic (fragmentation when
-    # modules load) and the checkout's paths move it by about 1 KB, so the ceiling leaves
-    # about 4 KB of room. Shake Up's min_heap_1 meets the goal and is enforced.
-    "min_heap_2": 75 * 1024,
-}
+OPEN = {}  # every goal is met (Frenzy's min_heap_2 since the fourth memory round)
 
 
 def _goals(text):

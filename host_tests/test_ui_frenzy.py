@@ -158,7 +158,7 @@ class Pilot(ui_rig.Player):
                         self.to_item(it)
                         r.press(OK)
                 assert s.mask == m
-                assert s.t_pts == "+%d" % self.shadow.points(m)
+                assert s.t[fv.T_PTS] == "+%d" % self.shadow.points(m)
                 self.to_item(fv.IT_TAKE)
                 r.press(OK)
                 self.apply(fz.TAKE | m, g)
@@ -218,7 +218,7 @@ def play_through(players, schedule, seed):
     s = r.app.screen
     # The winner view shows the core's winner and totals, computed by the core.
     assert s.view == fv.WINNER
-    assert s.t_ov[1] == str(sh.totals[winner])
+    assert s.t[fv.T_B] == str(sh.totals[winner])
     k = 0
     for seat in range(players):
         if seat != winner:
@@ -277,9 +277,9 @@ def test_odds_hint_follows_the_setting():
     assert s.game.phase == fz.PH_ROLL
     from core.odds import farkle_risk
     if s.game.common == 8:
-        assert s.t_info == "FARKLE RISK 0%"  # the WILD not declared: no 5-dice Farkle
+        assert s.t[fv.T_INFO] == "FARKLE RISK 0%"  # the WILD not declared: no 5-dice Farkle
     else:
-        assert s.t_info == "FARKLE RISK %d%%" % farkle_risk(5, s.game.usable())
+        assert s.t[fv.T_INFO] == "FARKLE RISK %d%%" % farkle_risk(5, s.game.usable())
     r.app.settings[6] = 0  # S_ODDS off
     r.press(ui_rig.BACK)
     m = r.app.screen
@@ -287,7 +287,7 @@ def test_odds_hint_follows_the_setting():
     m.cur = 0
     r.press(OK)
     s = r.app.screen
-    assert s.NAME == "frenzy" and s.game.phase == fz.PH_ROLL and s.t_info == ""
+    assert s.NAME == "frenzy" and s.game.phase == fz.PH_ROLL and s.t[fv.T_INFO] == ""
 
 
 def test_wild_risk_counts_rolls_no_value_helps():

@@ -67,7 +67,7 @@ def test_golden_frenzy_screens():
     compare("fz_common", r.frame())
     _roll(r)                                   # the Common Die: WILD
     s = _check(r, fv.PLAY, fz.PH_ROLL, 0)
-    assert s.game.common == 8 and s.t_info == "FARKLE RISK 0%"
+    assert s.game.common == 8 and s.t[fv.T_INFO] == "FARKLE RISK 0%"
     _roll(r)                                   # RED: 2 2 3 4 6
     _check(r, fv.PLAY, fz.PH_WILD)
     r.press(NEXT)                              # the WILD is a 2
@@ -76,13 +76,13 @@ def test_golden_frenzy_screens():
     r.press(OK)
     _check(r, fv.PLAY, fz.PH_TAKE)
     _select(r, (0, 1), True)
-    assert s.t_pts == "+200"
+    assert s.t[fv.T_PTS] == "+200"
     compare("fz_take", r.frame())
     _to(r, fv.IT_TAKE)
     r.press(OK)
     _check(r, fv.PLAY, fz.DECIDE)
-    assert s.t_run == "200" and s.game.riser(0) == 2
-    assert s.t_info.startswith("FARKLE RISK ")
+    assert s.t[fv.T_RUN] == "200" and s.game.riser(0) == 2
+    assert s.t[fv.T_INFO].startswith("FARKLE RISK ")
     compare("fz_decide", r.frame())
     _to(r, fv.IT_STOP)
     r.press(OK)
@@ -93,7 +93,7 @@ def test_golden_frenzy_screens():
     _to(r, fv.IT_ROLL)
     _roll(r)                                   # 2 3 4: Farkle
     _check(r, fv.FARKLE)
-    assert s.t_ov[0] == "RED LOST 200"
+    assert s.t[fv.T_A] == "RED LOST 200"
     compare("fz_farkle", r.frame())
     r.press(OK)
     assert r.screen == "pass" and r.app.screen.seat == 1
@@ -105,7 +105,7 @@ def test_golden_frenzy_screens():
     _to(r, fv.IT_TAKE)
     r.press(OK)
     _check(r, fv.PLAY, fz.DECIDE, 1)
-    assert s.game.riser(1) == 5 and s.t_pts == "FULL!"
+    assert s.game.riser(1) == 5 and s.t[fv.T_PTS] == "FULL!"
     compare("fz_full", r.frame())
     _to(r, fv.IT_STOP)
     r.press(OK)
@@ -132,11 +132,11 @@ def test_golden_frenzy_screens():
     _to(r, fv.IT_TAKE)
     r.press(OK)
     _check(r, fv.NOTICE)
-    assert (s.t_ov[0], s.t_ov[1], s.t_ov[2]) == ("GREEN FILLED THE RISER:", "YOU STOP WITH", "50")
+    assert (s.t[fv.T_A], s.t[fv.T_B], s.t[fv.T_C]) == ("GREEN FILLED THE RISER:", "YOU STOP WITH", "50")
     compare("fz_notice", r.frame())
     r.press(OK)
     _check(r, fv.SUMMARY)
-    assert "2^" in s.t_ov[0]
+    assert "2^" in s.t[fv.T_A]
     assert s.t_cols[0] == "100<400" and s.t_cols[1] == "+4000" and s.t_tot[1] == "4400"
     compare("fz_summary_2x", r.frame())
     # On to the winner with the pilot, checked against a shadow from here on.
@@ -144,7 +144,7 @@ def test_golden_frenzy_screens():
     p.shadow = fz.Game.from_bytes(s.game.to_bytes())
     winner = p.play()
     s = _check(r, fv.WINNER)
-    assert s.game.winner == winner and s.t_ov[1] == str(p.shadow.totals[winner])
+    assert s.game.winner == winner and s.t[fv.T_B] == str(p.shadow.totals[winner])
     compare("fz_winner", r.frame())
 
 
@@ -180,8 +180,8 @@ def test_golden_frenzy_tie_round():
             r.press(OK)
     s = _check(r, fv.SUMMARY)
     assert g.totals == [10000, 10000] and g.winner == -1
-    assert s.t_ov[1] == "TIE: ONE MORE ROUND" and s.ov[39] >> 4 == 3, s.t_ov[1]
+    assert s.t[fv.T_B] == "TIE: ONE MORE ROUND" and s.ov[39] >> 4 == 3, s.t[fv.T_B]
     compare("fz_tie", r.frame())
     r.press(OK)
     s = _check(r, fv.PLAY, fz.COMMON, 1)       # GREEN rolls the Common Die next
-    assert s.t_head == "ROUND 6 TIE", s.t_head
+    assert s.t[fv.T_HEAD] == "ROUND 6 TIE", s.t[fv.T_HEAD]

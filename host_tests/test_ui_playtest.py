@@ -56,25 +56,25 @@ def test_frenzy_take_not_possible_stays_legible():
     s = _to_take(r)
     assert s.mask == 0
     assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
-    assert s.t_info == "OK: PICK SCORING DICE", s.t_info
+    assert s.t[fv.T_INFO] == "OK: PICK SCORING DICE", s.t[fv.T_INFO]
     # A die that does not score: TAKE still reads, the line says why it cannot.
     r.press(OK)          # the first die, a 2
     assert s.mask == 1
     assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
-    assert s.t_info == "NOT ALL OF THESE SCORE", s.t_info
+    assert s.t[fv.T_INFO] == "NOT ALL OF THESE SCORE", s.t[fv.T_INFO]
     # The 5 alone scores: TAKE can be pressed.
     r.press(OK)
     r.press(NEXT)
     r.press(OK)
     assert s.mask == 2
-    assert s.t_info == "TAKE: SET THEM ASIDE", s.t_info
+    assert s.t[fv.T_INFO] == "TAKE: SET THEM ASIDE", s.t[fv.T_INFO]
     # The Common Die alone cannot score.
     r.press(OK)
     while s.items[s.cur] != fv.IT_COMMON:
         r.press(NEXT)
     r.press(OK)
     assert s.mask == 0x20, s.mask
-    assert s.t_info == "ADD A ROLLED DIE TOO", s.t_info
+    assert s.t[fv.T_INFO] == "ADD A ROLLED DIE TOO", s.t[fv.T_INFO]
 
 
 class _App:

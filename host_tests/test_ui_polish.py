@@ -125,7 +125,7 @@ def test_farkle_on_the_first_roll_does_not_say_lost_0():
     r.wait(600)
     s = r.app.screen
     assert s.view == fv.FARKLE and s.ov[19] == 0 and s.ov[20:23] == bytes(3), (s.view, s.ov)
-    assert s.t_ov[0] == "RED FARKLED", s.t_ov[0]
+    assert s.t[fv.T_A] == "RED FARKLED", s.t[fv.T_A]
     x = (128 - gfx.width("RED FARKLED", gfx.MEDIUM)) // 2
     assert _text_intact(r.frame(), "RED FARKLED", x, 40, gfx.MEDIUM)
 
@@ -190,7 +190,7 @@ def test_filled_the_riser_notice_sounds():
     del plays[:]
     r.press(OK)
     s = r.app.screen
-    assert s.view == fv.NOTICE and s.t_ov[0] == "RED FILLED THE RISER:", (s.view, s.t_ov[0])
+    assert s.view == fv.NOTICE and s.t[fv.T_A] == "RED FILLED THE RISER:", (s.view, s.t[fv.T_A])
     assert plays == [sounds.SAFE], plays
     # Closing it plays nothing more than the summary's own screen.
     del plays[:]

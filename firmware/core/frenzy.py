@@ -302,7 +302,8 @@ def _aside(pkg, name, *args):
     import gc
     import sys
     full = pkg + "." + name
-    gc.collect()
+    if hasattr(gc, "mem_free"):
+        gc.collect()  # MicroPython: the module's code then finds whole free pieces
     try:
         return getattr(__import__(full), name).run(*args)
     finally:
@@ -586,8 +587,9 @@ class Game:
     # ---- serialization -------------------------------------------------------
 
     def to_bytes(self):
-        """The whole state: version byte, header, per seat scores and step records
-        (written by core.frenzy_save, loaded for each save and dropped after)."""
+        """The whole state: version byte, header, per seat scores and step records, as
+        a bytearray (written by core.frenzy_save, loaded for each save and dropped
+        after)."""
         return _aside("core", "frenzy_save", self)
 
     @classmethod

@@ -15,10 +15,24 @@ _HEAD = const(23)
 
 
 def run(g):
-    n = g.players
+    # Two functions, not one: this loads in the middle of a decision, when the free
+    # heap is in pieces, and each function's code needs one piece.
+    b = _head(g)
+    for s in range(g.players):
+        r = g._recs[s]
+        for v in (g.totals[s], g.round_scores[s], g.round_raw[s]):
+            if v < 0 or v > 0xFFFFFFFF:
+                raise ValueError("score out of range")
+            b.extend(v.to_bytes(4, "big"))
+        b.extend((len(r) >> 2).to_bytes(2, "big"))
+        b.extend(r)
+    return b  # a bytearray: a bytes copy would be one more block at the save
+
+
+def _head(g):
     b = bytearray(_HEAD)
     b[0] = _VERSION
-    b[1] = n
+    b[1] = g.players
     b[2] = g.schedule
     b[3] = 1 if g.ones == 1000 else 0
     b[4] = g.round >> 8
@@ -36,12 +50,4 @@ def run(g):
     b[20] = g.winner + 1
     b[21] = g.step >> 8
     b[22] = g.step & 0xFF
-    for s in range(n):
-        r = g._recs[s]
-        for v in (g.totals[s], g.round_scores[s], g.round_raw[s]):
-            if v < 0 or v > 0xFFFFFFFF:
-                raise ValueError("score out of range")
-            b.extend(v.to_bytes(4, "big"))
-        b.extend((len(r) >> 2).to_bytes(2, "big"))
-        b.extend(r)
-    return bytes(b)
+    return b

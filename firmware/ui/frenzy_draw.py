@@ -19,6 +19,15 @@ except ImportError:
     def const(x):
         return x
 
+_T_HEAD = const(0)  # ui.frenzy_views.T_HEAD
+_T_SHEET = const(1)  # ui.frenzy_views.T_SHEET
+_T_RUN = const(2)  # ui.frenzy_views.T_RUN
+_T_PTS = const(3)  # ui.frenzy_views.T_PTS
+_T_INFO = const(4)  # ui.frenzy_views.T_INFO
+_T_A = const(5)  # ui.frenzy_views.T_A
+_T_B = const(6)  # ui.frenzy_views.T_B
+_T_C = const(7)  # ui.frenzy_views.T_C
+
 # Codes of core.frenzy_names (see there: private consts cost no heap).
 _COMMON = const(0)  # core.frenzy_names.COMMON
 _PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
@@ -80,26 +89,26 @@ def draw(scr, fb):
             x0 = (128 - (n * _DX - 2)) // 2
             for i in range(n):
                 gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
-            gfx.center(fb, scr.t_ov[0], 40, 1, gfx.MEDIUM)
-            gfx.center(fb, scr.t_ov[1], 51)
+            gfx.center(fb, scr.t[_T_A], 40, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t[_T_B], 51)
             gfx.right(fb, "OK", 128, 58)
         elif v == _NOTICE:
             gfx.banner(fb, "RISER FILLED", 0)
-            gfx.center(fb, scr.t_ov[0], 16)
-            gfx.center(fb, scr.t_ov[1], 26, 1, gfx.MEDIUM)
-            gfx.center(fb, scr.t_ov[2], 38, 1, gfx.MEDIUM, 2)
+            gfx.center(fb, scr.t[_T_A], 16)
+            gfx.center(fb, scr.t[_T_B], 26, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t[_T_C], 38, 1, gfx.MEDIUM, 2)
             gfx.right(fb, "OK", 128, 58)
         elif v == _WARN:
             gfx.banner(fb, "STOP?", 0)
-            gfx.center(fb, scr.t_ov[0], 16, 1, gfx.MEDIUM)
-            gfx.center(fb, scr.t_ov[1], 28, 1, gfx.MEDIUM)
-            gfx.text(fb, scr.t_ov[2], 4, 41)
+            gfx.center(fb, scr.t[_T_A], 16, 1, gfx.MEDIUM)
+            gfx.center(fb, scr.t[_T_B], 28, 1, gfx.MEDIUM)
+            gfx.text(fb, scr.t[_T_C], 4, 41)
             x = 30
             for i in range(2):
                 x = _button(fb, "NO" if scr.items[i] == _IT_NO else "YES", x, i == scr.cur)
                 x += 16
         elif v == _SUMMARY:
-            gfx.banner(fb, scr.t_ov[0], 0)
+            gfx.banner(fb, scr.t[_T_A], 0)
             y = 13
             for s in range(scr.game.players):
                 if scr.ov[39] >> 4 + s & 1:  # a tie round's seat
@@ -108,11 +117,11 @@ def draw(scr, fb):
                 gfx.right(fb, scr.t_cols[s], 84, y, 1, gfx.MEDIUM)
                 gfx.right(fb, scr.t_tot[s], 128, y, 1, gfx.MEDIUM)
                 y += 10
-            gfx.text(fb, scr.t_ov[1], 0, 58)
+            gfx.text(fb, scr.t[_T_B], 0, 58)
         else:  # the winner
             gfx.center(fb, COLOURS[scr.game.winner], 0, 1, gfx.MEDIUM, 2)
             gfx.center(fb, "WINS WITH", 16)
-            gfx.center(fb, scr.t_ov[1], 24, 1, gfx.MEDIUM, 2)
+            gfx.center(fb, scr.t[_T_B], 24, 1, gfx.MEDIUM, 2)
             y = 43
             for i in range(3):
                 if scr.t_rows[i]:
@@ -129,8 +138,8 @@ def draw(scr, fb):
     frame = app.frame
     # The header: colour label, round, the player's score sheet total.
     w = gfx.label(fb, COLOURS[seat], 0, 0)
-    gfx.text(fb, scr.t_head, w + 3, 1)
-    gfx.right(fb, scr.t_sheet, 128, 1)
+    gfx.text(fb, scr.t[_T_HEAD], w + 3, 1)
+    gfx.right(fb, scr.t[_T_SHEET], 128, 1)
     # The rolled dice (or the ones about to be rolled).
     if ph == _COMMON:
         pass
@@ -179,11 +188,11 @@ def draw(scr, fb):
     if ph == _PH_TAKE and cur_item <= _IT_COMMON:
         gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
     if ph != _COMMON:
-        x = gfx.text(fb, scr.t_run, 0, 31, 1, gfx.MEDIUM, 2)
+        x = gfx.text(fb, scr.t[_T_RUN], 0, 31, 1, gfx.MEDIUM, 2)
         if c == _TWOX:
             gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
-        if scr.t_pts:
-            gfx.right(fb, scr.t_pts, 97, 38, 1, gfx.MEDIUM)
+        if scr.t[_T_PTS]:
+            gfx.right(fb, scr.t[_T_PTS], 97, 38, 1, gfx.MEDIUM)
         # The riser: 5 steps, filled as dice go on it.
         n = g.riser(seat)
         for i in range(5):
@@ -196,7 +205,7 @@ def draw(scr, fb):
     else:
         gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
         gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
-    gfx.text(fb, scr.t_info, 0, 48)
+    gfx.text(fb, scr.t[_T_INFO], 0, 48)
     if ph == _PH_WILD:
         _button(fb, "SET WILD", 0, True)
         gfx.right(fb, "< >", 128, _BY + 2)

@@ -81,6 +81,15 @@ _IT_STOP = const(8)  # ui.frenzy_views.IT_STOP
 _IT_NO = const(9)  # ui.frenzy_views.IT_NO
 _IT_YES = const(10)  # ui.frenzy_views.IT_YES
 
+# The texts in self.t: the play view's, then an overlay's three lines.
+_T_HEAD = const(0)  # ui.frenzy_views.T_HEAD
+_T_SHEET = const(1)  # ui.frenzy_views.T_SHEET
+_T_RUN = const(2)  # ui.frenzy_views.T_RUN
+_T_PTS = const(3)  # ui.frenzy_views.T_PTS
+_T_INFO = const(4)  # ui.frenzy_views.T_INFO
+_T_A = const(5)  # ui.frenzy_views.T_A
+_T_B = const(6)  # ui.frenzy_views.T_B
+_T_C = const(7)  # ui.frenzy_views.T_C
 _QMAX = const(6)
 _NMAX = const(3)
 _UI_LEN = const(44)
@@ -128,12 +137,7 @@ class FrenzyScreen(screens.Screen):
     ok_take: bytearray              # PH_TAKE: 1 where TAKE|mask is legal
     roll_on: bool                   # DECIDE: ROLL rolls at once for this player
     ov: bytearray                   # the overlays' state, _pack()'s bytes (+ 4)
-    t_head: str                     # texts, formatted when the state changes
-    t_sheet: str
-    t_run: str
-    t_pts: str
-    t_info: str
-    t_ov: list                      # an overlay's three lines of text
+    t: list                         # the texts (_T_*), formatted when the state changes
     t_rows: "list | tuple"          # the summary's and the winner's table, () else
     t_cols: "list | tuple"
     t_tot: "list | tuple"
@@ -441,53 +445,53 @@ class FrenzyScreen(screens.Screen):
                 self.mask &= 0x3F
         self.nitems = n
         # The texts.
-        self.t_head = "ROUND %d" % g.round
+        self.t[_T_HEAD] = "ROUND %d" % g.round
         if max(g.totals) >= _GOAL:
-            self.t_head += " TIE"  # the goal is reached: only the tied players play
-        self.t_sheet = "SHEET %d" % g.totals[seat]
-        self.t_run = str(g.running(seat))
-        self.t_info = ""
-        self.t_ov[0] = ""
-        self.t_ov[1] = ""
-        self.t_ov[2] = ""
+            self.t[_T_HEAD] += " TIE"  # the goal is reached: only the tied players play
+        self.t[_T_SHEET] = "SHEET %d" % g.totals[seat]
+        self.t[_T_RUN] = str(g.running(seat))
+        self.t[_T_INFO] = ""
+        self.t[_T_A] = ""
+        self.t[_T_B] = ""
+        self.t[_T_C] = ""
         if v != _SUMMARY and v != _WINNER:
             # The table's 12 texts go with its overlay (ui.frenzy_table makes them).
             self.t_rows = self.t_cols = self.t_tot = ()
         if v == _PLAY:
-            self.t_pts = ""
+            self.t[_T_PTS] = ""
             m = self.mask
             if ph == _PH_TAKE and not m:
-                self.t_info = "OK: PICK SCORING DICE"
+                self.t[_T_INFO] = "OK: PICK SCORING DICE"
             elif ph == _PH_TAKE:
                 # The points of the selection, and a line saying what to do about
                 # it: a first-time player sees why TAKE cannot be pressed yet.
                 p = g.points(m)
-                self.t_pts = "+%d" % p if p else "+0"
+                self.t[_T_PTS] = "+%d" % p if p else "+0"
                 if ok_take[m]:
-                    self.t_info = "TAKE: SET THEM ASIDE"
+                    self.t[_T_INFO] = "TAKE: SET THEM ASIDE"
                 elif m == _COMMON_BIT:
-                    self.t_info = "ADD A ROLLED DIE TOO"
+                    self.t[_T_INFO] = "ADD A ROLLED DIE TOO"
                 else:
-                    self.t_info = "NOT ALL OF THESE SCORE"
+                    self.t[_T_INFO] = "NOT ALL OF THESE SCORE"
             elif ph == _COMMON:
-                self.t_info = "SHAKE THE COMMON DIE"
+                self.t[_T_INFO] = "SHAKE THE COMMON DIE"
             elif ph == _PH_WILD:
-                self.t_info = "WILD: PICK ITS VALUE"
+                self.t[_T_INFO] = "WILD: PICK ITS VALUE"
             elif ph == _PH_ROLL or ph == _DECIDE:
                 n = g.to_roll()
                 if self.app.settings[_S_ODDS] and n:
                     # core.odds.farkle_risk without its checks (n is 1-5 here)
                     r = WILD_RISK[n] if g.common == 8 and not g.wild else \
                         fz.RISK[(n - 1) * 7 + (g.usable() or 0)]
-                    self.t_info = "FARKLE RISK %d%%" % r
+                    self.t[_T_INFO] = "FARKLE RISK %d%%" % r
                 if ph == _DECIDE and g.riser(seat) == 5:
-                    self.t_pts = "FULL!"
+                    self.t[_T_PTS] = "FULL!"
         elif v == _FARKLE:
             c = COLOURS[self.ov[_FSEAT]]
             lost = int.from_bytes(self.ov[_FLOST:_FLOST + 3], "big")
             # Nothing to lose on a round's first roll: no "LOST 0".
-            self.t_ov[0] = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
-            self.t_ov[1] = "DONE FOR THIS ROUND"
+            self.t[_T_A] = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
+            self.t[_T_B] = "DONE FOR THIS ROUND"
         else:
             fz._aside("ui", "frenzy_table" if v >= _SUMMARY else "frenzy_text", self, g, v,
                       seat)

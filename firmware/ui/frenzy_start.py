@@ -33,6 +33,5 @@ def run(scr, app, game):
     ov[_DICE:_DICE + 5] = game.rolled
     ov[_ND] = game.nrolled
     # Text, formatted when the state changes (never while drawing).
-    scr.t_head = scr.t_sheet = scr.t_run = scr.t_pts = scr.t_info = ""
-    scr.t_ov = ["", "", ""]
+    scr.t = ["", "", "", "", "", "", "", ""]  # the play view's texts, an overlay's lines
     scr.t_rows = scr.t_cols = scr.t_tot = ()  # made by ui.frenzy_table when shown

@@ -13,6 +13,9 @@ except ImportError:
     def const(x):
         return x
 
+_T_A = const(5)  # ui.frenzy_views.T_A
+_T_B = const(6)  # ui.frenzy_views.T_B
+
 _SUMMARY = const(4)  # ui.frenzy_views.SUMMARY (else WINNER)
 
 
@@ -20,9 +23,9 @@ def run(scr, g, v, seat):
     if v == _SUMMARY:
         ov = scr.ov
         rows, cols, tot = _rows(scr)
-        scr.t_ov[0] = "ROUND %d" % (ov[37] << 8 | ov[38])
+        scr.t[_T_A] = "ROUND %d" % (ov[37] << 8 | ov[38])
         if ov[39] & 1:  # 2X doubled
-            scr.t_ov[0] += "  2^ DOUBLED"
+            scr.t[_T_A] += "  2^ DOUBLED"
         for s in range(4):
             if s >= g.players:
                 rows[s] = ""
@@ -36,11 +39,11 @@ def run(scr, g, v, seat):
                 cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
             tot[s] = str(g.totals[s])
         # A tie: the marked rows play one more round.
-        scr.t_ov[1] = "TIE: ONE MORE ROUND" if ov[39] >> 4 else "OK"
+        scr.t[_T_B] = "TIE: ONE MORE ROUND" if ov[39] >> 4 else "OK"
     else:  # the winner
         rows, cols, tot = _rows(scr)
         w = g.winner
-        scr.t_ov[1] = str(g.totals[w])
+        scr.t[_T_B] = str(g.totals[w])
         k = 0
         for s in range(g.players):
             if s != w:

@@ -3,7 +3,7 @@ warning before stopping below 400 (the round summary's and the winner's are in
 ui.frenzy_table).
 
 Loaded by FrenzyScreen._sync only while one of these overlays is formatted and dropped
-right after, so a game does not hold this code. Sets the screen's t_ov texts;
+right after, so a game does not hold this code. Sets the screen's overlay lines (t[_T_A..]);
 ui.frenzy_draw draws them.
 """
 from ui.screens import COLOURS
@@ -14,6 +14,10 @@ except ImportError:
     def const(x):
         return x
 
+_T_A = const(5)  # ui.frenzy_views.T_A
+_T_B = const(6)  # ui.frenzy_views.T_B
+_T_C = const(7)  # ui.frenzy_views.T_C
+
 _NOTICE = const(2)  # ui.frenzy_views.NOTICE (else WARN)
 
 
@@ -22,15 +26,15 @@ def run(scr, g, v, seat):
         ov = scr.ov
         i = ov[24]  # the notice shown; per notice: stopped seat << 4 | filling seat
         s = ov[25 + i] >> 4
-        scr.t_ov[0] = "%s FILLED THE RISER:" % COLOURS[ov[25 + i] & 15]
+        scr.t[_T_A] = "%s FILLED THE RISER:" % COLOURS[ov[25 + i] & 15]
         if s == scr.app.holder or g.players == 1:
-            scr.t_ov[1] = "YOU STOP WITH"
+            scr.t[_T_B] = "YOU STOP WITH"
         else:
-            scr.t_ov[1] = "%s STOPS WITH" % COLOURS[s]
+            scr.t[_T_B] = "%s STOPS WITH" % COLOURS[s]
         j = 28 + 3 * i  # its total, 3 bytes
-        scr.t_ov[2] = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
+        scr.t[_T_C] = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
     else:  # WARN
-        scr.t_ov[0] = "BELOW 400: COUNTS 0."
-        scr.t_ov[1] = "STOP ANYWAY?"
+        scr.t[_T_A] = "BELOW 400: COUNTS 0."
+        scr.t[_T_B] = "STOP ANYWAY?"
         r = g.running(seat)
-        scr.t_ov[2] = "ROUND SCORE %d" % (r * 2 if g.common == 7 else r)
+        scr.t[_T_C] = "ROUND SCORE %d" % (r * 2 if g.common == 7 else r)

@@ -21,3 +21,14 @@ IT_ROLL = 7
 IT_STOP = 8
 IT_NO = 9
 IT_YES = 10
+
+# The screen's texts, FrenzyScreen.t[i]: the play view's header (round), score sheet,
+# running total, points of the selection and the help line; an overlay's three lines.
+T_HEAD = 0
+T_SHEET = 1
+T_RUN = 2
+T_PTS = 3
+T_INFO = 4
+T_A = 5
+T_B = 6
+T_C = 7
