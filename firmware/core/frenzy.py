@@ -296,14 +296,19 @@ def __getattr__(name):
 def _aside(pkg, name, *args):
     """<pkg>.<name>.run(*args), imported for this one call and dropped right after
     (from sys.modules and the package), so a game never holds that code: a new game's
-    setup (core.frenzy_new), the wording of a rejected decision (core.frenzy_why),
-    loading a save (core.frenzy_load), and ui.frenzy_screen's rare texts
-    (ui.frenzy_text), its setup (ui.frenzy_start) and Continue (ui.frenzy_resume)."""
+    setup (core.frenzy_new), the end of a round (core.frenzy_round), a save
+    (core.frenzy_save), the wording of a rejected decision (core.frenzy_why), loading a
+    save (core.frenzy_load), and ui.frenzy_screen's rarer texts (ui.frenzy_text,
+    ui.frenzy_table), its setup (ui.frenzy_start) and Continue (ui.frenzy_resume).
+    Under CPython (tests, tools) the module stays: memory is no concern there, and
+    importing it again at every save made long self-play runs ~3x slower. The unix
+    port's runs (bench, portable tests) take the device's path."""
     import gc
-    import sys
     full = pkg + "." + name
-    if hasattr(gc, "mem_free"):
-        gc.collect()  # MicroPython: the module's code then finds whole free pieces
+    if not hasattr(gc, "mem_free"):
+        return getattr(__import__(full), name).run(*args)
+    import sys
+    gc.collect()  # the module's code then finds whole free pieces of the heap
     try:
         return getattr(__import__(full), name).run(*args)
     finally:
