@@ -319,7 +319,9 @@ BOOT_ORDER = ("guard", "store", "power", "ui.gfx", "ui.font", "ui.screens", "ui.
               "hal.mpu6050", "core.dice", "app", "ui.menu",
               "core.shakeup", "ui.shakeup_screen",
               "core.frenzy", "ui.frenzy_screen", "ui.frenzy_draw",
-              "core.frenzy_score", "core.frenzy_new", "ui.frenzy_text", "core.frenzy_load",
+              "core.frenzy_score", "core.frenzy_new", "core.frenzy_round", "core.frenzy_save",
+              "ui.frenzy_start", "ui.frenzy_resume", "ui.frenzy_text", "ui.frenzy_table",
+              "core.frenzy_load",
               "store_end", "store_load", "ui.launch", "ui.settings", "ui.howto", "ui.stats")
 
 
