@@ -15,7 +15,8 @@ Modes:
       module is imported before the fence and kept (all in app._KEEP), so the budget
       holds only the firmware's data: an estimate of a frozen build, whose bytecode
       and qstrs stay in flash (module dicts and function objects, which a frozen
-      build still makes in RAM, fall outside the budget too).
+      build still makes in RAM, fall outside the budget too; so does the qstr pool the
+      run's few new names would open: see qstr_pool_here).
   frames FS         per-frame allocation (gc disabled) and display traffic.
   core              core speed (is_farkle, selections, Shake Up decisions).
   boot FS           time and allocation from main.py's start to the menu's first frame.
@@ -198,6 +199,24 @@ def qstr_margin():
         sys.exit(4)
 
 
+def qstr_pool_here():
+    """PRELOAD: a frozen build keeps the firmware's names in flash, so no qstr pool may
+    open inside the budget. The firmware's preloaded names fill the current pool almost
+    to its end, and the few it makes at run time (boot-only modules) would open the next
+    one (~14 KB on the 64-bit unix port) after the fence: probe names are interned here,
+    before it, until that pool has opened."""
+    if not MP:
+        return
+    for i in range(0, 4000, 10):
+        gc.collect()
+        a = gc.mem_alloc()
+        for j in range(i, i + 10):
+            getattr(None, "qpool%d" % j, None)
+        gc.collect()
+        if gc.mem_alloc() - a > 2048:
+            return
+
+
 def fence(budget):
     """Leave exactly `budget` bytes of heap free, in one piece (the firmware's share;
     on the device the heap is one block at boot): a reserve of that size is taken
@@ -273,7 +292,10 @@ class Session:
         self.source = pilot.XorShift(seed)
         self.bus = PageBus()
         self.gen = self._script()
-        qstr_margin()
+        if preload:
+            qstr_pool_here()
+        else:
+            qstr_margin()
         gc.collect()
         out("harness_heap", alloc())
         self.peak0 = peak()
