@@ -8,8 +8,10 @@ buzzer, apply the power level. `run()` calls step() on a fixed 30 fps schedule
 drifts; far behind, it re-synchronises), sleeps between frames and feeds the watchdog.
 
 Screens and the services they use are described in ui/screens.py. A game's modules
-(core.shakeup + ui.shakeup_screen, core.frenzy + ui.frenzy_screen) are imported only
-when that game starts or is continued. gc.collect() runs at screen changes only.
+(its row in core.games lists them) are imported only when that game starts or is
+continued, and forgotten (forget()) when it is left; the menu level (ui.menu and the
+screens it opens) is forgotten when a game starts. gc.collect() runs at screen changes
+only.
 
 Shake to roll: while the screen says `rolling`, SHAKE_START starts the tumble (and the
 rattle); SHAKE_END ends it: the screen's roll() draws the values from the RNG and the
@@ -53,11 +55,17 @@ except ImportError:  # CPython
     def sleep_ms(ms):
         _time.sleep(ms / 1000)
 
-from ui import gfx, screens, sounds
+from core.games import GAMES_TABLE, MODULES
+from hal.events import SHAKE_END, SHAKE_START
+from power import DEEP, OFF, Power, nap
+from store import S_CONTRAST, S_SENS, S_SOUND
+from ui import gfx, screens
+from ui.sounds import LAND, RATTLE, SELECT, TUNES
 
 _TYPES = const(0)  # the App's attribute types, for pyright (on the device "if 0:" is no code)
 if _TYPES:
     import power
+    import power_battery
     import store
     from core.dice import Dice
     from hal.buzzer import Buzzer
@@ -71,46 +79,32 @@ _TUMBLE_MS = const(450)      # the tumble after OK
 _TUMBLE_MAX = const(4000)    # a shake that never ends still lands
 _NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
-_SHAKE_START = const(0x50)
-_SHAKE_END = const(0x60)
-_OFF = const(2)             # power.OFF: display off (and DEEP = 3 beyond it)
-_DEEP = const(3)
-_S_CONTRAST = const(1)    # store.S_CONTRAST
 _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
 
-# The ui and core modules that menu() keeps; it drops every other one (a game's, a
-# menu screen's) so its code does not keep heap from the next one. ui.menu (the menu
-# level, with its cursor) goes only when a game starts. (A list of the droppable ones
-# cost ~480 B on the 64-bit port: names that long are str objects.)
-_KEEP = ("ui.gfx", "ui.font", "ui.screens", "ui.sounds", "core.dice", "ui.menu")
-
-try:
-    import power as _power
-except ImportError:  # power.py not installed: never dim or sleep
-    _power = None
+# The menu level: what a game start forgets (the menu keeps its cursor while it is up).
+_MENU_LEVEL = ("ui.menu", "ui.settings", "ui.howto", "ui.stats", "ui.launch")
+# What only the boot needs (App.__init__ forgets them).
+_BOOT_ONLY = ("hal.sensor",)
 
 
-def _unload(names=None):
-    """Drop modules (default: every ui.* and core.* module but _KEEP) so their code no
-    longer keeps heap."""
+def forget(names):
+    """Forget modules (dotted names; those not loaded are skipped), so their code no
+    longer keeps heap once nothing else refers to it: from sys.modules and from their
+    package. The next `import` of one loads it again. The one way the firmware unloads
+    code, at the lifecycle boundaries: after the boot, and between the menu and a game."""
     import sys
     mods = sys.modules
-    if names is None:
-        names = [n for n in mods if (n[:3] == "ui." or n[:5] == "core.") and n not in _KEEP]
     for name in names:
         if name in mods:
             del mods[name]
-            pkg, attr = name.split(".")
-            p = mods.get(pkg)
-            if p is not None and hasattr(p, attr):
-                try:
-                    delattr(p, attr)
-                except (AttributeError, TypeError):
-                    pass
+            i = name.rfind(".")
+            p = mods.get(name[:i]) if i > 0 else None
+            if p is not None and name[i + 1:] in p.__dict__:
+                delattr(p, name[i + 1:])
 
 
 class App:
-    # Set by ui.boot (annotations only: no code, no heap on the device).
+    # Set by __init__ (annotations only: no code, no heap on the device).
     board: object
     dev: "Devices"
     display: "Display"
@@ -123,16 +117,73 @@ class App:
     dice: "Dice"
     players: int
     power: "power.Power | None"
-    battery: "power.Battery | None"
+    battery: "power_battery.Battery | None"
     _blank: "screens.Screen"
 
     def __init__(self, board, fs_root="/", devices=None, source=None):
-        # Once per boot: the code is in ui.boot, loaded for this and dropped after.
-        from ui.boot import boot
-        _unload(("ui.boot",))
-        boot(self, board, fs_root, devices, source)
+        """The devices (from the board profile unless given), the store and the
+        settings, the dice (from source(n) -> n random bytes, else the board's RNG), the
+        frame state; then the splash."""
+        if devices is None:
+            from hal.devices import Devices
+            devices = Devices(board)
+            forget(_BOOT_ONLY)
+        self.board = board
+        self.dev = devices
+        self.display = devices.display
+        self.q = devices.queue
+        self.buzzer = getattr(devices, "buzzer", None)
+        self.shaker = getattr(devices, "shaker", None)
+        self.sensor_missing = bool(getattr(devices, "sensor_missing", self.shaker is None))
+        from store import Store
+        self.store = Store(fs_root)
+        self.settings = self.store.load_settings()
+        self.store.load_stats()  # kept in the Store: a game's end then reads no file
+        from core.dice import Dice
+        self.dice = Dice(source if source is not None else devices.source)
+        self.now = 0
+        self.frame = 0
+        self.tumbling = False
+        self._tumble_t0 = 0
+        self._by_shake = False
+        self._rattle_next = 0
+        self.holder = -1
+        self.players = 0
+        self.notice = None
+        self.notice2 = None
+        self._notice_t = 0
+        self._told_sensor = False
+        self.level = 0
+        self.power = Power(self.settings)
+        self.battery = None
+        bat = getattr(devices, "battery", None)  # low-battery watch
+        if bat is not None:
+            from power_battery import Battery
+            self.battery = Battery(bat)
+        self._blank = self.screen = screens.Screen(self)  # stands in while screens change
+        self.go = 0  # a game to start (kind << 4 | players) or continue (-1): see _go()
+        self.apply_settings()
+        from ui.menu import show_menu
+        show_menu(self, True)
 
     # ---- services for screens ------------------------------------------------
+
+    def apply_settings(self):
+        """Settings take effect at once (the Settings screen calls this on a change)."""
+        s = self.settings
+        try:
+            self.display.contrast(s[S_CONTRAST])
+        except OSError:
+            pass
+        if self.buzzer is not None:
+            self.buzzer.muted = not s[S_SOUND]
+        sh = self.shaker
+        if sh is not None and hasattr(sh, "sensitivity"):
+            sh.sensitivity = s[S_SENS]
+        pw = self.power
+        if pw is not None:
+            pw.configure(s)
+            pw.shown = -1  # re-send the contrast on the next frame
 
     def elapsed(self, t0):
         return ticks_diff(self.now, t0)
@@ -153,9 +204,9 @@ class App:
         if self.screen is not None:
             self.screen.dirty = True
 
-    def play(self, snd=sounds.SELECT):
+    def play(self, snd=SELECT):
         if self.buzzer is not None:
-            self.buzzer.play(sounds.TUNES, snd >> 8, snd & 0xFF)  # in place: no copy
+            self.buzzer.play(TUNES, snd >> 8, snd & 0xFF)  # in place: no copy
 
     play_select = play  # the cursor click (play's default)
 
@@ -191,21 +242,23 @@ class App:
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or
         continue (g = -1) a game. Screens ask for it by setting `go`; step() calls this
         after update() returned, so the code that asked is no longer running: what it
-        leaves (a game's modules, or the menu level, ui.menu) is dropped and collected
-        before the next part loads (ui.launch starts a game, and is dropped as it does)."""
+        leaves (every game's modules, or the menu level) is forgotten and collected
+        before the next part loads (ui.launch starts a game, and is forgotten as it
+        does)."""
         self.go = 0
         self.screen = self._blank
         if g == _MENU:
             self.tumbling = False
-            _unload()
+            for row in GAMES_TABLE:
+                forget(row[MODULES])
             gc.collect()
-            from ui.menu import show_menu  # the menu level: dropped again when a game starts
+            from ui.menu import show_menu  # the menu level: forgotten when a game starts
             show_menu(self)
             return
-        _unload(("ui.menu",))
+        forget(_MENU_LEVEL)
         gc.collect()
         from ui.launch import launch
-        _unload(("ui.launch",))
+        forget(("ui.launch",))
         got = launch(self, g)
         launch = None  # ui.launch goes before the screen is made: the start's fullest heap
         if got is None:
@@ -239,7 +292,7 @@ class App:
         n = q.n
         pw = self.power
         if n and pw is not None:
-            if pw.activity(now_ms) >= _OFF:
+            if pw.activity(now_ms) >= OFF:
                 n = 0  # this press only woke the display
                 bt = getattr(dev, "buttons", None)
                 if bt is not None:
@@ -250,9 +303,9 @@ class App:
             buf = q.buf
             for i in range(n):
                 kind = buf[i] & 0xF0
-                if kind == _SHAKE_START:
+                if kind == SHAKE_START:
                     self.start_roll(True)
-                elif kind == _SHAKE_END and self.tumbling and self._by_shake:
+                elif kind == SHAKE_END and self.tumbling and self._by_shake:
                     landed = True
                     n = 0  # the rest of this frame's events fell during the shake
                     break
@@ -265,14 +318,14 @@ class App:
                 sh = self.shaker
                 if sh is not None and hasattr(sh, "cooldown"):
                     sh.cooldown(now_ms)
-                self.play(sounds.LAND)
+                self.play(LAND)
                 scr.roll()
                 busy = not landed  # after a shake the screen updates in this frame too
             else:
                 if self.frame & 1:
                     scr.dirty = True
                 if ticks_diff(now_ms, self._rattle_next) >= 0:
-                    self.play(sounds.RATTLE)
+                    self.play(RATTLE)
                     self._rattle_next = ticks_add(now_ms, 200)
         if not busy:
             if not n:
@@ -314,7 +367,7 @@ class App:
             bz.tick(now_ms)
         if pw is not None:
             self.level = lv = pw.level(now_ms)
-            pw.drive_display(self.display, lv, self.settings[_S_CONTRAST])
+            pw.drive_display(self.display, lv, self.settings[S_CONTRAST])
         bat = self.battery
         if bat is not None and bat.update(now_ms):
             self.say("BATTERY LOW", "GAME IS SAVED")  # saved after every decision
@@ -335,20 +388,19 @@ class App:
             self.step(t)
             if wdt is not None:
                 wdt.feed()
-            if self.level == _DEEP:
+            if self.level == DEEP:
                 self._deep_sleep()
             t = ticks_add(t, FRAME_MS)
             wait = ticks_diff(t, ticks_ms())
             if wait > 0:
-                pm = _power
-                if self.level >= _OFF and pm is not None:  # display off: nap
-                    pm.nap(wait)
+                if self.level >= OFF:  # display off: nap
+                    nap(wait)
                 else:
                     sleep_ms(wait)
             elif wait < -_FAR_BEHIND:
                 t = ticks_ms()
 
     def _deep_sleep(self):
-        # Once per sleep: the code is in power_sleep (power.sleep_app), loaded then.
-        if _power is not None:
-            _power.sleep_app(self)
+        # Once per sleep: the code is in power_sleep, loaded then.
+        from power_sleep import sleep_app
+        sleep_app(self)

@@ -2,8 +2,7 @@
 
 After a crash, a watchdog reset or a wake from deep sleep, guard.boot() says to go
 straight back into the saved game (Continue). An uncaught exception is logged, a short
-"restarting" screen shows an error code, and the board resets (guard.crashed). guard
-itself is tiny: its code (crash.py) is loaded only for boot() and crashed().
+"restarting" screen shows an error code, and the board resets (guard.crashed).
 """
 import board
 import guard

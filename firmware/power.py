@@ -1,22 +1,20 @@
-"""Power: idle levels (dim, display off + light sleep, deep sleep) and the battery.
+"""Power: idle levels (dim, display off + light sleep, deep sleep).
 
 `Power(settings)` turns idle time into a level; the times come from the settings
 bytearray (store.S_DIM in tens of seconds, S_OFF and S_SLEEP in minutes; 0 = never).
 The app calls `activity(now_ms)` on every event and `level(now_ms)` once a frame, and
 acts on the level: `drive_display()` dims or blanks the panel, `nap()` light-sleeps
 between frames while the display is off, and `deep_sleep()` (after the game is saved)
-powers down until a button wakes the board, which then boots into Continue.
-
-`Battery(source)` turns readings of a LiPo cell (the board's hal battery, or an ADC
-behind a divider) into a percent (`pct`) on the cell's discharge curve and a `low` flag
-with hysteresis; `update(now_ms)` says when it has just gone low (warn; the game is
-saved after every decision anyway). `mv_to_percent()` is the pure part.
+powers down until a button wakes the board, which then boots into Continue (that is
+power_sleep, loaded when the board goes to sleep). The battery watch is power_battery.
 """
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
+
+from store import S_DIM, S_OFF, S_SLEEP
 
 try:
     from time import ticks_add, ticks_diff
@@ -32,9 +30,6 @@ DIM = const(1)
 OFF = const(2)
 DEEP = const(3)
 
-_S_DIM = const(7)      # store.S_DIM (not imported: keeps this module standalone)
-_S_OFF = const(8)
-_S_SLEEP = const(9)
 _DIM_CONTRAST = const(8)   # panel contrast while dimmed
 _REVIVE_MS = const(1000)   # retry a panel that stopped answering this often
 
@@ -52,9 +47,9 @@ class Power:
 
     def configure(self, settings):
         """Re-read the thresholds (after the Settings screen changed them)."""
-        self.dim_ms = settings[_S_DIM] * 10000
-        self.off_ms = settings[_S_OFF] * 60000
-        self.sleep_ms = settings[_S_SLEEP] * 60000
+        self.dim_ms = settings[S_DIM] * 10000
+        self.off_ms = settings[S_OFF] * 60000
+        self.sleep_ms = settings[S_SLEEP] * 60000
 
     def activity(self, now_ms):
         """Something happened: back to AWAKE. Returns the level before, so the app can
@@ -122,18 +117,3 @@ def nap(ms):
     else:
         time.sleep(ms / 1000)
 
-
-def __getattr__(name):
-    # The battery watch and deep sleep load on first use (most boards have no battery
-    # pin, and deep sleep comes once): power_battery (power_adc for a bare ADC),
-    # power_sleep.
-    if name in ("Battery", "mv_to_percent"):
-        import power_battery
-        return getattr(power_battery, name)
-    if name == "adc_to_mv":
-        import power_adc
-        return getattr(power_adc, name)
-    if name in ("wake_pin", "deep_sleep", "sleep_app"):
-        import power_sleep
-        return getattr(power_sleep, name)
-    raise AttributeError(name)

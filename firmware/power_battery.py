@@ -1,7 +1,8 @@
-"""The battery watch for power.py (power.Battery, power.mv_to_percent): loaded on
-first use, so a board without a battery pin never holds it.
-A board with one keeps it for the whole run (the app samples every period_ms), so it
-is a few small functions."""
+"""The battery watch: `Battery(source)` turns readings of a LiPo cell (the board's hal
+battery, or an ADC behind a divider) into a percent (`pct`) on the cell's discharge
+curve and a `low` flag with hysteresis; `update(now_ms)` says when it has just gone low
+(warn; the game is saved after every decision anyway). `mv_to_percent()` is the pure
+part. Imported at boot only on a board with a battery."""
 try:
     from time import ticks_add, ticks_diff
 except ImportError:  # CPython: plain ints
@@ -38,11 +39,10 @@ class Battery:
     off again only above ok_pct (no flicker around the threshold); `pct` is the
     percent, `mv` the smoothed voltage. `source` is the board's battery (hal.devices:
     has millivolts()) or an ADC on the divided pin (read_uv()/read_u16(), divider
-    `ratio`: power_adc, loaded only then)."""
+    `ratio`: Divided)."""
 
     def __init__(self, source, ratio=2.0, period_ms=10000, low_pct=10, ok_pct=15):
         if not hasattr(source, "millivolts"):
-            from power_adc import Divided
             source = Divided(source, ratio)
         self.source = source
         self.period_ms = period_ms
@@ -78,3 +78,23 @@ class Battery:
         elif self.pct >= self.ok_pct:
             self.low = False
         return self.low and not was
+
+
+def adc_to_mv(adc, ratio):
+    """Cell voltage in mV from an ADC on the divided battery pin. Prefers the
+    calibrated read_uv(); else read_u16() on a 0-3.3 V scale (11 dB attenuation)."""
+    if hasattr(adc, "read_uv"):
+        uv = adc.read_uv()
+        return int(uv * ratio) // 1000
+    return int(adc.read_u16() * 3300 * ratio) // 65535
+
+
+class Divided:
+    """An ADC behind a 1:ratio divider as a battery with millivolts()."""
+
+    def __init__(self, adc, ratio):
+        self.adc = adc
+        self.ratio = ratio
+
+    def millivolts(self):
+        return adc_to_mv(self.adc, self.ratio)

@@ -1,5 +1,5 @@
-"""Deep sleep for power.py (power.wake_pin, power.deep_sleep, power.sleep_app): loaded
-only when the device is about to sleep, so it keeps no heap before."""
+"""Deep sleep: loaded only when the device is about to sleep (App._deep_sleep), so it
+keeps no heap before."""
 
 # Pins that can wake an ESP32 from deep sleep (RTC GPIOs); ESP32-S3: 0-21.
 _RTC_ESP32 = bytes((0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39))
@@ -48,5 +48,4 @@ def sleep_app(app):
         app.display.sleep(True)
     except OSError:
         pass
-    import power
-    power.deep_sleep(wake_pin(pins, getattr(board, "CHIP", "esp32")))
+    deep_sleep(wake_pin(pins, getattr(board, "CHIP", "esp32")))

@@ -14,17 +14,12 @@ the load returns the defaults (settings, stats) or None (game). Loads never rais
 Writes whose content equals the file's last content are skipped, so calling a save
 once per frame still costs no flash write; `writes` counts the real ones.
 
-Only what a running game calls stays loaded: save_game() and the atomic write,
-finish_game(), plus has_game() (cached; the menu asks on every entry). The game's end
-(finish_game) stays resident with the stats record read at boot, so a game's end loads
-no code while the game's is loaded. The rest is loaded for a call and dropped again,
-through __getattr__ (module and Store): from store_end.py load_stats, save_stats,
-clear_game, record_game, stat, stat_set, unpack; everything else from store_load.py
-(the boot-time clean-up, load_settings, save_settings, load_game, reject_game, pack,
-crc32_soft, the settings indices S_*, GAME, MSG_*, ST_*, KIND_*,
-SETTINGS_DEFAULT, STATS_LEN, ...).
+The stats record is read once (load_stats(), at boot) and kept: a game's end counts in
+it (finish_game -> record_game) and saves it without reading a file.
 """
 import os
+
+from core.games import BEST, GAMES, HIGH, WINS, game
 
 try:
     from micropython import const
@@ -36,31 +31,128 @@ try:
     from binascii import crc32  # CRC-32 (IEEE, as zlib), unsigned on both pythons
 except ImportError:
     def crc32(data, crc=0):
-        """A build without binascii.crc32: the same CRC, slower (store_load)."""
-        return __getattr__("crc32_soft")(data, crc)
+        """A build without binascii.crc32: the same CRC, slower."""
+        return crc32_soft(data, crc)
 
+# The file names and the messages for the UI (Store.problem).
+GAME = "game.sav"
+SETTINGS = "settings.dat"
+STATS = "stats.dat"
+MSG_GAME = "Saved game was damaged"
+MSG_SETTINGS = "Settings were reset"
+MSG_WRITE = "Could not save"
+MSG_STATS = "Stats were reset"
 
-_VERSION = const(1)       # store_load.pack and store_end.unpack expect the same
-_CAP = const(1024)        # largest file store_end reads; more is damage
+# Settings: indices into the settings bytearray (app.settings).
+S_SOUND = const(0)
+S_CONTRAST = const(1)
+S_SCHEDULE = const(2)
+S_ONES = const(3)
+S_SPOTS = const(4)
+S_SENS = const(5)
+S_ODDS = const(6)
+S_DIM = const(7)      # tens of seconds idle before dimming (0 = never)
+S_OFF = const(8)      # minutes before display off + light sleep (0 = never)
+S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
+SETTINGS_LEN = const(12)
+# Per index: the default, and the range (out of range gets the default).
+SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0))
+_SET_MIN = bytes((0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0))
+_SET_MAX = bytes((1, 255, 1, 1, 1, 5, 1, 255, 255, 255, 255, 255))
+
+# Stats: STATS_N counters of 4 bytes (little-endian); which is which: core.games.
+STATS_N = const(16)
+STATS_LEN = const(64)
+
+_VERSION = const(1)
+_HEAD = const(6)          # magic 2 + type 1 + version 1 + length 2
+_CAP = const(1024)        # the largest file we accept; more is damage
 _UI_MAX = const(64)       # Frenzy screen state is 44 bytes, plus the holder byte
 _T_GAME = const(0x47)     # "G"
+_T_SET = const(0x53)      # "S"
+_T_STATS = const(0x54)    # "T"
 
 
-def __getattr__(name):
-    """A name from store_end (the game's end, reading a file) or else store_load (the
-    rest), loaded for the access and dropped again."""
-    if name[:2] == "__":
-        raise AttributeError(name)  # CPython's import asks for __path__ and the like
-    import sys
+def crc32_soft(data, crc=0):
+    """Bitwise CRC-32 for builds without binascii.crc32 (identical results)."""
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
 
-    import store_end
-    mod = store_end
-    if not hasattr(mod, name):
-        import store_load  # it imports store_end's reading (loaded above)
-        mod = store_load
-    sys.modules.pop("store_load", None)
-    sys.modules.pop("store_end", None)
-    return getattr(mod, name)
+
+def pack(ftype, payload):
+    """The bytes of a file of type ftype holding payload (as Store._save writes)."""
+    n = len(payload)
+    data = bytes((0x50, 0x44, ftype, _VERSION, n & 0xFF, n >> 8)) + bytes(payload)
+    return data + crc32(data).to_bytes(4, "little")
+
+
+def unpack(ftype, data):
+    """The payload of a file of type ftype, or None when data is not a good one."""
+    if data is None or len(data) < _HEAD + 4:
+        return None
+    if data[0] != 0x50 or data[1] != 0x44 or data[2] != ftype or data[3] != _VERSION:
+        return None
+    n = data[4] | data[5] << 8
+    if len(data) != _HEAD + n + 4:
+        return None
+    if crc32(memoryview(data)[:_HEAD + n]) != int.from_bytes(data[-4:], "little"):
+        return None
+    return data[_HEAD:_HEAD + n]
+
+
+def stat(ba, i):
+    """Counter i of a stats bytearray."""
+    return int.from_bytes(ba[i * 4:i * 4 + 4], "little")
+
+
+def stat_set(ba, i, v):
+    """Set counter i (clamped to 0 .. 2**31 - 1)."""
+    ba[i * 4:i * 4 + 4] = max(0, min(v, 0x7FFFFFFF)).to_bytes(4, "little")
+
+
+def record_game(ba, kind, winner, best_round=0, total=0):
+    """Count a finished game in the stats bytearray ba (the caller saves it): one more
+    game, a win for the winner's seat (0-3), and the bests the game keeps."""
+    g = game(kind)
+    stat_set(ba, g[GAMES], stat(ba, g[GAMES]) + 1)
+    if 0 <= winner < 4:
+        i = g[WINS] + winner
+        stat_set(ba, i, stat(ba, i) + 1)
+    for i, v in ((g[BEST], best_round), (g[HIGH], total)):
+        if i < STATS_N and v > stat(ba, i):
+            stat_set(ba, i, v)
+
+
+def _read(path):
+    """The file's bytes (at most _CAP + 1 of them), or None when it does not exist."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return None
+    try:
+        data = f.read(_CAP + 1)
+    finally:
+        f.close()
+    return data if data is not None else b""
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
 
 
 class Store:
@@ -75,13 +167,119 @@ class Store:
         self._last = {}       # file name -> CRC of the file it holds now
         self._has = None      # cached: does a good saved game exist?
         self._stats = None    # the stats record, once load_stats() read it (at boot)
-        __getattr__("clean")(self)  # the folder; .tmp files a power cut left
+        # Make the folder, and settle the .tmp files a power cut may have left: drop
+        # them, or promote one when the real file is gone and the .tmp is whole (a cut
+        # between remove and rename on a filesystem that needs both).
+        if root and root != "/":
+            try:
+                os.mkdir(root[:-1])
+            except OSError:
+                pass
+        for name, ftype in ((GAME, _T_GAME), (SETTINGS, _T_SET), (STATS, _T_STATS)):
+            path = root + name
+            tmp = path + ".tmp"
+            try:
+                if not _exists(tmp):
+                    continue
+                if not _exists(path) and unpack(ftype, _read(tmp)) is not None:
+                    os.rename(tmp, path)
+                else:
+                    _remove(tmp)
+            except MemoryError:
+                raise  # short of heap is no sign of a bad file: keep the .tmp
+            except Exception:
+                _remove(tmp)
 
-    def __getattr__(self, name):
-        # The rare methods (loads, settings, stats, clear_game, ...) are functions of
-        # store_load taking the Store first: loaded for the call, dropped again.
-        f = __getattr__(name)
-        return lambda *a, **k: f(self, *a, **k)
+    # ---- reading ---------------------------------------------------------------
+
+    def _say(self, msg):
+        if self.problem is None:
+            self.problem = msg
+
+    def _bad(self, name, msg):
+        """Keep a damaged file as name.bad for a bug report, and say so."""
+        path = self.root + name
+        try:
+            try:
+                os.rename(path, path + ".bad")
+            except OSError:  # a filesystem whose rename cannot replace an old .bad
+                _remove(path + ".bad")
+                os.rename(path, path + ".bad")
+        except OSError:
+            _remove(path)
+        self._last.pop(name, None)
+        self._say(msg)
+
+    def _load(self, name, ftype, msg, size=0):
+        """The payload of a good file (of size bytes, unless 0), None if missing; a bad
+        file is set aside with msg for the UI."""
+        try:
+            data = _read(self.root + name)
+            if data is None:
+                return None
+            payload = unpack(ftype, data)
+            if payload is not None and (not size or len(payload) == size):
+                self._last[name] = int.from_bytes(data[-4:], "little")  # as _save
+                return payload
+        except MemoryError:
+            raise  # short of heap is no sign of a bad file: never set a good one aside
+        except Exception:  # unreadable counts as damaged; never crash the device
+            pass
+        self._bad(name, msg)
+        return None
+
+    def load_settings(self):
+        """bytearray(SETTINGS_LEN): the saved settings, defaults where missing/bad."""
+        ba = bytearray(SETTINGS_DEFAULT)
+        p = self._load(SETTINGS, _T_SET, MSG_SETTINGS, SETTINGS_LEN)
+        if p is not None:
+            for i in range(SETTINGS_LEN):
+                if _SET_MIN[i] <= p[i] <= _SET_MAX[i]:
+                    ba[i] = p[i]
+        return ba
+
+    def load_stats(self):
+        """bytearray(STATS_LEN) of counters (see record_game()); the Store keeps it as
+        the record finish_game() counts in (the caller may change and save it)."""
+        p = self._load(STATS, _T_STATS, MSG_STATS, STATS_LEN)
+        self._stats = ba = bytearray(STATS_LEN) if p is None else bytearray(p)
+        return ba
+
+    def load_game(self):
+        """(kind, blob, ui) of the saved game, or None (missing or damaged)."""
+        p = self._load(GAME, _T_GAME, MSG_GAME)
+        if p is None:
+            self._has = False
+            return None
+        if len(p) < 2 or p[1] > _UI_MAX or len(p) < 2 + p[1] + 1:
+            self.reject_game()
+            return None
+        try:
+            game(p[0])
+        except ValueError:
+            self.reject_game()
+            return None
+        self._has = True
+        n = 2 + p[1]
+        return p[0], bytes(p[n:]), bytes(p[2:n])
+
+    def reject_game(self, msg=MSG_GAME):
+        """The saved game passed its checksum but cannot be restored (e.g.
+        Game.from_bytes raised): set it aside as game.sav.bad and say so."""
+        self._has = False
+        if _exists(self.root + GAME):
+            self._bad(GAME, msg)
+        else:
+            self._say(msg)
+
+    def has_game(self):
+        """True when a good saved game exists (checked once, then cached): the menu
+        asks on every entry."""
+        if self._has is None:
+            self.load_game()
+        return self._has
+
+    # ---- writing ---------------------------------------------------------------
 
     def _save(self, name, ftype, *parts):
         """Write the file atomically unless it already holds this payload (the parts,
@@ -112,71 +310,52 @@ class Store:
             try:
                 os.rename(tmp, path)
             except OSError:  # a filesystem whose rename cannot replace (FAT)
-                try:
-                    os.remove(path)
-                except OSError:
-                    pass
+                _remove(path)
                 os.rename(tmp, path)
         except OSError:
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
+            _remove(tmp)
             last.pop(name, None)
-            if self.problem is None:
-                self.problem = "Could not save"  # store.MSG_WRITE
+            self._say(MSG_WRITE)
             return False
         last[name] = c
         self.writes += 1
         return True
 
-    def has_game(self):
-        """True when a good saved game exists (checked once, then cached): the menu
-        asks on every entry, also right after a game whose code is still loaded."""
-        if self._has is None:
-            __getattr__("load_game")(self)
-        return self._has
+    def save_settings(self, ba):
+        if len(ba) != SETTINGS_LEN:
+            raise ValueError("settings must be %d bytes" % SETTINGS_LEN)
+        return self._save(SETTINGS, _T_SET, bytes(ba))
 
-    def finish_game(self, kind, winner, best_round=0, total=0):
-        """A game is over: count it in the stats, save them, then forget the saved game.
-        It runs with the game's code loaded, so it loads nothing: the stats record has
-        been in RAM since boot (ui.boot calls load_stats(); counters as store_end's
-        stat(): 4 bytes little-endian each; games, wins + seat, best round, best total)."""
-        if kind == 1:    # KIND_SHAKEUP: ST_SU_GAMES, ST_SU_WINS
-            games, wins = 0, 2
-        elif kind == 2:  # KIND_FRENZY: ST_FF_GAMES, ST_FF_WINS (ST_FF_BEST, _HIGH 10, 11)
-            games, wins = 1, 6
-        else:
-            raise ValueError("unknown game kind %d" % kind)
-        ba = self._stats
-        if ba is None:  # a Store not opened by ui.boot (tests, tools)
-            ba = self.load_stats()
-        more = kind == 2
-        # (counter, None: one more, or a score: the best so far); -1 skips it
-        for i, v in ((games, None), (wins + winner if 0 <= winner < 4 else -1, None),
-                     (10 if more else -1, best_round), (11 if more else -1, total)):
-            if i >= 0:
-                j = i * 4
-                old = int.from_bytes(ba[j:j + 4], "little")
-                ba[j:j + 4] = min(old + 1 if v is None else max(old, v),
-                                  0x7FFFFFFF).to_bytes(4, "little")
-        self._save("stats.dat", 0x54, bytes(ba))  # store_end.STATS, _T_STATS
-        path = self.root + "game.sav"  # the result is on disk: now the save may go
-        for p in (path, path + ".tmp"):
-            try:
-                os.remove(p)
-            except OSError:
-                pass
-        self._last.pop("game.sav", None)
-        self._has = False
+    def save_stats(self, ba):
+        if len(ba) != STATS_LEN:
+            raise ValueError("stats must be %d bytes" % STATS_LEN)
+        self._stats = ba  # the record finish_game() counts in from now on
+        return self._save(STATS, _T_STATS, bytes(ba))
 
     def save_game(self, kind, blob, ui=b""):
-        """Save the game (kind 1 Shake Up, 2 Frenzy; blob = Game.to_bytes())."""
-        if kind != 1 and kind != 2:  # KIND_SHAKEUP, KIND_FRENZY
-            raise ValueError("unknown game kind %d" % kind)
+        """Save the game (kind: core.games; blob = Game.to_bytes())."""
+        game(kind)
         if len(ui) > _UI_MAX or len(blob) + len(ui) + 12 > _CAP:  # 12: head, len, CRC
             raise ValueError("saved game too big")
-        ok = self._save("game.sav", _T_GAME, bytes((kind, len(ui))), ui, blob)
+        ok = self._save(GAME, _T_GAME, bytes((kind, len(ui))), ui, blob)
         if ok:
             self._has = True
         return ok
+
+    def clear_game(self):
+        """Forget the saved game (it ended or the player abandoned it)."""
+        path = self.root + GAME
+        _remove(path)
+        _remove(path + ".tmp")
+        self._last.pop(GAME, None)
+        self._has = False
+
+    def finish_game(self, kind, winner, best_round=0, total=0):
+        """A game is over: count it in the stats, save them, then forget the saved game
+        (the result is on disk first)."""
+        ba = self._stats
+        if ba is None:  # a Store whose stats nobody read yet (tests, tools)
+            ba = self.load_stats()
+        record_game(ba, kind, winner, best_round, total)
+        self._save(STATS, _T_STATS, bytes(ba))
+        self.clear_game()

@@ -1,7 +1,8 @@
 # portable: runs under MicroPython too
 """core.dice: rejection sampling, the seeded generator, the Common Die."""
 from checks import raises as _raises
-from core.dice import COMMON_FACES, TWOX, WILD, Dice, Seeded
+from core.dice import COMMON_FACES, TWOX, WILD, Dice
+from core.seeded import Seeded
 
 
 class Script:

@@ -153,7 +153,7 @@ def _board(**changes):
 def _app(board, root, before=None, seed=3):
     """An App on a freshly configured simulated board; before() runs first."""
     from app import App
-    from core.dice import Seeded
+    from core.seeded import Seeded
     sim = _sim()
     sim.configure(board)
     if before is not None:
@@ -435,12 +435,12 @@ def test_crash_logs_and_restarts_into_continue():
 
 
 def test_battery_pin_in_the_profile_gives_level_and_low_warning():
-    import power
+    import power_battery
     root = ui_rig.tmpdir("batt")
     board = _board(BATTERY={"pin": 35, "divider_x100": 200})
     app = _app(board, root, lambda sim: sim.adc_uv.__setitem__(35, 1950000))
     assert app.dev.battery is not None
-    b = power.Battery(app.dev.battery, period_ms=10000)
+    b = power_battery.Battery(app.dev.battery, period_ms=10000)
     assert b.mv == 3900 and b.pct == 62 and not b.low
     c = _Clock(app)
     c.wait(1500)

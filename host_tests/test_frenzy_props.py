@@ -4,7 +4,8 @@ from hypothesis import given, settings, strategies as st
 from core import frenzy as F
 from core.frenzy import Game, COMMON_BIT
 from core.frenzy_score import is_farkle, score, selections
-from core.dice import Dice, Seeded
+from core.dice import Dice
+from core.seeded import Seeded
 from test_frenzy_round import play_checked, Policy
 
 values = st.integers(min_value=1, max_value=6)

@@ -4,6 +4,8 @@ import os
 
 import guard
 import power
+import power_battery
+import power_sleep
 import store
 from checks import tmpdir
 from power import AWAKE, DEEP, DIM, OFF, Power
@@ -101,16 +103,16 @@ def test_drive_display_survives_dead_panel():
 
 
 def test_mv_to_percent_curve():
-    assert power.mv_to_percent(4300) == 100
-    assert power.mv_to_percent(4200) == 100
-    assert power.mv_to_percent(4150) == 95
-    assert power.mv_to_percent(3800) == 40
-    assert power.mv_to_percent(3650) == 9  # halfway between 12 and 5, rounded
-    assert power.mv_to_percent(3300) == 0
-    assert power.mv_to_percent(2500) == 0
+    assert power_battery.mv_to_percent(4300) == 100
+    assert power_battery.mv_to_percent(4200) == 100
+    assert power_battery.mv_to_percent(4150) == 95
+    assert power_battery.mv_to_percent(3800) == 40
+    assert power_battery.mv_to_percent(3650) == 9  # halfway between 12 and 5, rounded
+    assert power_battery.mv_to_percent(3300) == 0
+    assert power_battery.mv_to_percent(2500) == 0
     last = 101
     for mv in range(4250, 3000, -10):  # never rises as the voltage falls
-        pc = power.mv_to_percent(mv)
+        pc = power_battery.mv_to_percent(mv)
         assert 0 <= pc <= last
         last = pc
 
@@ -132,14 +134,14 @@ class _Adc16:
 
 
 def test_adc_to_mv_with_divider():
-    assert power.adc_to_mv(_Adc(2000000), 2) == 4000
-    assert power.adc_to_mv(_Adc16(65535), 2) == 6600
-    assert abs(power.adc_to_mv(_Adc16(39718), 2) - 4000) <= 1
+    assert power_battery.adc_to_mv(_Adc(2000000), 2) == 4000
+    assert power_battery.adc_to_mv(_Adc16(65535), 2) == 6600
+    assert abs(power_battery.adc_to_mv(_Adc16(39718), 2) - 4000) <= 1
 
 
 def test_battery_low_flag_with_hysteresis():
     adc = _Adc(2000000)           # 4.0 V cell through a 1:2 divider
-    b = power.Battery(adc, ratio=2, period_ms=1000)
+    b = power_battery.Battery(adc, ratio=2, period_ms=1000)
     assert b.pct == 78 and not b.low
     adc.uv = 1800000              # 3.6 V: 5 %
     went_low = []
@@ -171,7 +173,7 @@ def test_battery_samples_only_when_due():
             return self.uv
 
     adc = Counting(2000000)
-    b = power.Battery(adc, ratio=2, period_ms=10000)
+    b = power_battery.Battery(adc, ratio=2, period_ms=10000)
     n0 = adc.n
     b.update(0)
     n1 = adc.n
@@ -184,10 +186,10 @@ def test_battery_samples_only_when_due():
 
 
 def test_wake_pin_prefers_rtc_capable():
-    assert power.wake_pin((22, 5, 27, 0), "esp32") == 27
-    assert power.wake_pin((None, 23), "esp32") is None
-    assert power.wake_pin((40, 3), "esp32s3") == 3
-    assert power.wake_pin((5,), "host") == 5
+    assert power_sleep.wake_pin((22, 5, 27, 0), "esp32") == 27
+    assert power_sleep.wake_pin((None, 23), "esp32") is None
+    assert power_sleep.wake_pin((40, 3), "esp32s3") == 3
+    assert power_sleep.wake_pin((5,), "host") == 5
 
 
 def _fresh():
@@ -336,7 +338,7 @@ class _HalBattery:
 
 def test_battery_over_the_boards_battery():
     hb = _HalBattery(3900)
-    b = power.Battery(hb, period_ms=1000)
+    b = power_battery.Battery(hb, period_ms=1000)
     assert b.pct == 62 and not b.low
     hb.mv = 3550
     t = 0
@@ -377,6 +379,6 @@ def test_every_board_has_a_button_that_wakes_it():
             for k in ("OK", "PREV", "NEXT", "BACK"):
                 v = b.BUTTONS.get(k)
                 pins.append(v[0] if v else None)
-            assert power.wake_pin(pins, b.CHIP) is not None, name
+            assert power_sleep.wake_pin(pins, b.CHIP) is not None, name
     finally:
         sys.path.pop(0)

@@ -2,7 +2,8 @@
 """core.shakeup: classification, the 2-Pawn Rule, turn flow, serialization, full games."""
 from checks import raises as _raises
 from core import shakeup as S
-from core.dice import Dice, Seeded
+from core.dice import Dice
+from core.seeded import Seeded
 
 ROLL, STOP, UP, PEN, SKIP, AGAIN = S.ROLL, S.STOP, S.UP, S.PEN, S.SKIP, S.AGAIN
 

@@ -3,7 +3,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import shakeup as S
-from core.dice import Dice, Seeded
+from core.dice import Dice
+from core.seeded import Seeded
 
 die = st.integers(min_value=1, max_value=6)
 roll = st.lists(die, min_size=4, max_size=4)

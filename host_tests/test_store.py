@@ -1,5 +1,6 @@
 # portable: runs under MicroPython too
 """store.py: round trips, atomic writes, and save fuzzing (never an exception)."""
+from core import games
 import os
 
 import store
@@ -42,7 +43,8 @@ def _rmtree(root):
 def _real_blob():
     """A real mid-game Shake Up state (falls back to fixed bytes without the core)."""
     try:
-        from core.dice import Dice, Seeded
+        from core.dice import Dice
+        from core.seeded import Seeded
         from core.shakeup import Game
     except ImportError:
         return bytes(range(40))
@@ -84,9 +86,9 @@ def test_round_trips():
     st[store.S_SLEEP] = 30
     assert s.save_settings(st)
     stats = s.load_stats()
-    store.record_game(stats, store.KIND_SHAKEUP, 2)
-    store.record_game(stats, store.KIND_FRENZY, 1, best_round=1750, total=10350)
-    store.record_game(stats, store.KIND_FRENZY, 0, best_round=900, total=10050)
+    store.record_game(stats, games.SHAKEUP, 2)
+    store.record_game(stats, games.FRENZY, 1, best_round=1750, total=10350)
+    store.record_game(stats, games.FRENZY, 0, best_round=900, total=10050)
     assert s.save_stats(stats)
     blob = _real_blob()
     assert s.save_game(2, blob, b"\x03\x01")
@@ -94,13 +96,13 @@ def test_round_trips():
     t = Store(root)
     assert t.load_settings() == st
     got = t.load_stats()
-    assert store.stat(got, store.ST_SU_GAMES) == 1
-    assert store.stat(got, store.ST_SU_WINS + 2) == 1
-    assert store.stat(got, store.ST_FF_GAMES) == 2
-    assert store.stat(got, store.ST_FF_WINS + 1) == 1
-    assert store.stat(got, store.ST_FF_WINS + 0) == 1
-    assert store.stat(got, store.ST_FF_BEST) == 1750
-    assert store.stat(got, store.ST_FF_HIGH) == 10350
+    assert store.stat(got, games.ST_SU_GAMES) == 1
+    assert store.stat(got, games.ST_SU_WINS + 2) == 1
+    assert store.stat(got, games.ST_FF_GAMES) == 2
+    assert store.stat(got, games.ST_FF_WINS + 1) == 1
+    assert store.stat(got, games.ST_FF_WINS + 0) == 1
+    assert store.stat(got, games.ST_FF_BEST) == 1750
+    assert store.stat(got, games.ST_FF_HIGH) == 10350
     assert t.has_game()
     assert t.load_game() == (2, blob, b"\x03\x01")
     assert t.problem is None
@@ -114,25 +116,26 @@ def test_finish_game_counts_saves_stats_and_clears():
     root = _fresh()
     s = Store(root)
     assert s.save_game(2, b"state", b"\x01")
-    s.finish_game(store.KIND_FRENZY, 3, best_round=1200, total=10400)
+    s.finish_game(games.FRENZY, 3, best_round=1200, total=10400)
     assert _files(root) == ["stats.dat"]
     assert not s.has_game()
     t = Store(root)
     got = t.load_stats()
-    assert store.stat(got, store.ST_FF_GAMES) == 1
-    assert store.stat(got, store.ST_FF_WINS + 3) == 1
-    assert store.stat(got, store.ST_FF_BEST) == 1200
-    assert store.stat(got, store.ST_FF_HIGH) == 10400
-    assert store.stat(got, store.ST_SU_GAMES) == 0
-    t.finish_game(store.KIND_SHAKEUP, 0)
-    assert store.stat(Store(root).load_stats(), store.ST_SU_WINS) == 1
+    assert store.stat(got, games.ST_FF_GAMES) == 1
+    assert store.stat(got, games.ST_FF_WINS + 3) == 1
+    assert store.stat(got, games.ST_FF_BEST) == 1200
+    assert store.stat(got, games.ST_FF_HIGH) == 10400
+    assert store.stat(got, games.ST_SU_GAMES) == 0
+    t.finish_game(games.SHAKEUP, 0)
+    assert store.stat(Store(root).load_stats(), games.ST_SU_WINS) == 1
     assert t.problem is None and t.writes == 1
     _rmtree(root)
 
 
 def test_game_from_core_survives_round_trip():
     try:
-        from core.dice import Dice, Seeded
+        from core.dice import Dice
+        from core.seeded import Seeded
         from core.shakeup import Game
     except ImportError:
         return

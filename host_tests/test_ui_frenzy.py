@@ -7,6 +7,7 @@ screen's game must equal the shadow given the same decisions and the dice the sc
 game drew: so every choice the screen offered was legal and meant what it showed.
 Games end on the winner view with the totals the core computed.
 """
+from core import games
 import ui_rig
 from core import frenzy as fz
 from ui import frenzy_screen as fs
@@ -229,10 +230,10 @@ def play_through(players, schedule, seed):
     assert not r.app.store.has_game()
     import store
     st = r.app.store.load_stats()
-    assert store.stat(st, store.ST_FF_GAMES) == 1
-    assert store.stat(st, store.ST_FF_WINS + winner) == 1
-    assert store.stat(st, store.ST_FF_BEST) == p.best > 0
-    assert store.stat(st, store.ST_FF_HIGH) == sh.totals[winner]
+    assert store.stat(st, games.ST_FF_GAMES) == 1
+    assert store.stat(st, games.ST_FF_WINS + winner) == 1
+    assert store.stat(st, games.ST_FF_BEST) == p.best > 0
+    assert store.stat(st, games.ST_FF_HIGH) == sh.totals[winner]
     r.wait(700)
     r.press(OK)
     assert r.screen == "menu"

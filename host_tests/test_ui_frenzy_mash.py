@@ -13,7 +13,7 @@ scenario runs).
 """
 import ui_rig
 from core import frenzy as fz
-from core.dice import Seeded
+from core.seeded import Seeded
 from test_ui_frenzy import start_game
 from ui import frenzy_screen as fs
 from ui import frenzy_views as fv

@@ -3,7 +3,7 @@
 a state the core rejects (every saved state restores; a running game always has a
 legal decision)."""
 import ui_rig
-from core.dice import Seeded
+from core.seeded import Seeded
 
 # Event mix: PRESS of PREV / NEXT / OK / BACK, a shake, a pause.
 _MIX = b"\x02\x02\x02\x02\x02\x02\x01\x01\x01\x00\x00\x03\x04\x04\x05"

@@ -5,6 +5,7 @@ Each test drives the App with buttons and shakes (host_tests/ui_rig.py) and chec
 the screen shows: legible text, hints that match what the buttons do, texts that say
 what really happened.
 """
+from core import games
 import framebuf
 
 import ui_rig
@@ -231,7 +232,7 @@ def test_stats_count_a_game_in_the_singular():
     r = ui_rig.Rig("pt_stats")
     r.wait(1500)
     st = r.app.store.load_stats()
-    store.record_game(st, store.KIND_FRENZY, 1, 600, 10400)
+    store.record_game(st, games.FRENZY, 1, 600, 10400)
     r.app.store.save_stats(st)
     s = Stats(r.app)
     assert s.lines[0] == "SHAKE UP: 0 GAMES", s.lines

@@ -6,6 +6,7 @@ legal ones, and reaches it with button presses (or a shake). After every decisio
 the screen's game must equal a shadow core game given the same decisions and dice:
 so every choice the screen offered was legal and mapped to the intended decision.
 """
+from core import games
 import ui_rig
 from core import shakeup as su
 from ui import shakeup_screen as ss
@@ -156,8 +157,8 @@ def play_through(players, seed):
     assert not r.app.store.has_game()
     import store
     st = r.app.store.load_stats()
-    assert store.stat(st, store.ST_SU_GAMES) == 1
-    assert store.stat(st, store.ST_SU_WINS + winner) == 1
+    assert store.stat(st, games.ST_SU_GAMES) == 1
+    assert store.stat(st, games.ST_SU_WINS + winner) == 1
     r.wait(700)
     r.press(OK)
     assert r.screen == "menu"

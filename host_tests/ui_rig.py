@@ -95,7 +95,7 @@ def have_sim():
 class Rig:
     def __init__(self, name, seed=1, sim=None, fs=None):
         from app import App
-        from core.dice import Seeded
+        from core.seeded import Seeded
         self.root = fs if fs is not None else tmpdir(name)
         self.sim = have_sim() if sim is None else sim
         if self.sim:
@@ -170,7 +170,7 @@ class Player:
     (set by the pilot) and the count of decisions made."""
 
     def __init__(self, rig, seed):
-        from core.dice import Seeded
+        from core.seeded import Seeded
         self.r = rig
         self.rnd = Seeded(seed)
         self.shadow = None
@@ -262,7 +262,7 @@ class Script:
     """A byte source for Dice that gives `data` first, then seeded bytes."""
 
     def __init__(self, data, seed=7):
-        from core.dice import Seeded
+        from core.seeded import Seeded
         self.data = data
         self.i = 0
         self.more = Seeded(seed)

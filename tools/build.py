@@ -8,6 +8,10 @@ Usage: python tools/build.py --board esp32_devkit [--out build] [--opt 2] [--qui
   (pyexec_file_if_exists("boot.py"/"main.py")), it never looks for main.mpy.
 - boards/<board>.py is installed as board.mpy (the board choice the app imports).
 - Non-Python files under firmware/ (data) are copied as they are.
+- Shared codes cost nothing on the device (see consts.py beside this file): every
+  `from M import NAME` of a module-level `NAME = const(...)` becomes a private const of
+  the importing module, the owner's public consts become private, and a `M.NAME` use of
+  another module's const fails the build. CPython and source runs import them normally.
 - The source name stored in each .mpy is the device path (e.g. "core/dice.py"), so
   tracebacks are readable and the output does not depend on where the clone lives:
   two builds of the same tree are byte-identical, which deploy relies on.
@@ -20,6 +24,8 @@ import os
 import shutil
 import subprocess
 import sys
+
+import inline_consts as consts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -111,8 +117,22 @@ def short_source_name(rel):
     return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
 
 
-def compile_one(host, out_path, source_name, opt):
-    cmd = mpy_cross_cmd() + ["-O%d" % opt, "-s", source_name, "-o", out_path, host]
+def compile_one(host, out_path, source_name, opt, text=None):
+    """Compile host (or, when given, text: host's source as the build rewrote it)."""
+    src = host
+    if text is not None:
+        src = out_path + ".py"
+        with open(src, "wb") as f:
+            f.write(text)
+    try:
+        _compile(src, out_path, source_name, opt, host)
+    finally:
+        if text is not None:
+            os.remove(src)
+
+
+def _compile(src, out_path, source_name, opt, host):
+    cmd = mpy_cross_cmd() + ["-O%d" % opt, "-s", source_name, "-o", out_path, src]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         raise BuildError("mpy-cross failed on %s:\n%s%s" % (host, res.stdout, res.stderr))
@@ -138,6 +158,11 @@ def build(board, out_root=DEFAULT_OUT, opt=OPT_LEVEL, firmware=FIRMWARE, boards_
     items = sources(firmware)
     if any(rel in ("board.py", "board.mpy") for rel, _ in items):
         raise BuildError("firmware/board.py would clash with the installed board profile")
+    try:
+        rewritten = consts.rewrite_tree(
+            [(rel, host) for rel, host in items if rel.endswith(".py")])
+    except consts.ConstError as e:
+        raise BuildError(str(e))
     items.append(("board.py", profile))
     for rel, host in items:
         dev = device_name(rel)
@@ -145,15 +170,19 @@ def build(board, out_root=DEFAULT_OUT, opt=OPT_LEVEL, firmware=FIRMWARE, boards_
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         if dev.endswith(".mpy") and rel.endswith(".py"):
             tmp = dst + ".tmp"
-            compile_one(host, tmp, short_source_name(rel), opt)
+            compile_one(host, tmp, short_source_name(rel), opt, rewritten.get(rel))
             _replace_if_changed(tmp, dst)
         else:
             if rel.endswith(".py"):
                 # A kept source must still compile: catch syntax errors at build time.
-                compile_one(host, os.path.join(out_dir, ".check.mpy"), rel, opt)
+                compile_one(host, os.path.join(out_dir, ".check.mpy"), rel, opt, rewritten.get(rel))
                 os.remove(os.path.join(out_dir, ".check.mpy"))
             tmp = dst + ".tmp"
-            shutil.copyfile(host, tmp)
+            if rel in rewritten:
+                with open(tmp, "wb") as f:
+                    f.write(rewritten[rel])
+            else:
+                shutil.copyfile(host, tmp)
             _replace_if_changed(tmp, dst)
         wanted[dev] = dst
     _remove_stale(out_dir, wanted)

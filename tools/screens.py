@@ -18,6 +18,7 @@ figures are measured). --heap N is the child's whole -X heapsize instead.
 Script commands (see simrun.run_script): wait MS, tap B, long B, press B, release B,
 shake MS, snap NAME, until SCREEN [MAX_MS], expect SCREEN.
 """
+from core import games
 import argparse
 import os
 import subprocess
@@ -157,10 +158,11 @@ def near_end(fs, kind, players, seed):
     turn, so a scenario can Continue it and play the end on screen."""
     _core()
     import store
-    from core.dice import Dice, Seeded
+    from core.dice import Dice
+    from core.seeded import Seeded
     dice = Dice(Seeded(seed))
     pick = Seeded(seed + 1)
-    if kind == store.KIND_SHAKEUP:
+    if kind == games.SHAKEUP:
         from core import shakeup
         g = shakeup.Game(players, False, dice)
 

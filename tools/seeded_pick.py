@@ -8,7 +8,7 @@ class Pick:
     """pick(n): a uniform index in range(n), by rejection sampling on seeded bytes."""
 
     def __init__(self, seed):
-        from core.dice import Seeded  # the caller has put firmware/ on sys.path
+        from core.seeded import Seeded  # the caller has put firmware/ on sys.path
         self._src = Seeded(seed)
 
     def __call__(self, n):

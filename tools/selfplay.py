@@ -133,7 +133,8 @@ def dumps(obj):
 
 def play_shakeup(opts):
     from core import shakeup as S
-    from core.dice import Dice, Seeded
+    from core.dice import Dice
+    from core.seeded import Seeded
 
     players = opts.get("players") or 2
     games = opts.get("games")

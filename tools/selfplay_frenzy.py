@@ -19,7 +19,8 @@ Report: games, rounds_per_game (mean), farkle_rate per number of dice rolled
 """
 
 from core import frenzy as F
-from core.dice import Dice, Seeded, TWOX, WILD
+from core.dice import Dice, TWOX, WILD
+from core.seeded import Seeded
 from core.frenzy_score import _selections, _table
 from seeded_pick import Pick as _Pick
 

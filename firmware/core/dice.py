@@ -8,9 +8,6 @@ mapped through COMMON_FACES: 1, 1, 5, 5, TWOX, WILD.
 
 Bytes are fetched in small batches into a preallocated buffer, so a roll costs
 no allocation of its own (the source may allocate once per batch).
-
-`Seeded` (core.seeded) is importable from here too; it is loaded only when asked for,
-so the device, which holds this module all along, never holds it.
 """
 
 try:
@@ -19,20 +16,12 @@ except ImportError:
     def const(x):
         return x
 
-TWOX = 7
-WILD = 8
+TWOX = const(7)
+WILD = const(8)
 COMMON_FACES = bytes((1, 1, 5, 5, TWOX, WILD))
 
 _BATCH = const(8)
 _LIMIT = const(252)
-
-
-def __getattr__(name):
-    # `from core.dice import Seeded` (tests, tools): the module is loaded on demand.
-    if name == "Seeded":
-        from core.seeded import Seeded
-        return Seeded
-    raise AttributeError(name)
 
 
 class Dice:

@@ -49,63 +49,47 @@ except ImportError:
     def const(x):
         return x
 
-# The public constants above, for the interface, tools and tests: served by __getattr__
-# from one table, so a game holds no dict slot or interned name for each (the code here
-# uses the private consts below, which cost nothing at run time).
-_NAMES = "BIG MOVE PAIR NONE ROLLOFF SHAKE CHOOSE MOVING PENALTY OVER ROLL STOP UP PEN SKIP AGAIN SAFE PAWNS "
-# Their values in that order; the decision kinds ROLL..AGAIN are stored >> 8.
-_VALUES = b"\x03\x02\x01\x00\x00\x01\x02\x03\x04\x05\x01\x02\x03\x04\x05\x06\x04\x05"
+BIG = const(3)
+MOVE = const(2)
+PAIR = const(1)
+NONE = const(0)
 
-_BIG = const(3)
-_MOVE = const(2)
-_PAIR = const(1)
-_NONE = const(0)
+ROLLOFF = const(0)
+SHAKE = const(1)
+CHOOSE = const(2)
+MOVING = const(3)
+PENALTY = const(4)
+OVER = const(5)
 
-_ROLLOFF = const(0)
-_SHAKE = const(1)
-_CHOOSE = const(2)
-_MOVING = const(3)
-_PENALTY = const(4)
-_OVER = const(5)
+ROLL = const(0x100)
+STOP = const(0x200)
+UP = const(0x300)
+PEN = const(0x400)
+SKIP = const(0x500)
+AGAIN = const(0x600)
 
-_ROLL = const(0x100)
-_STOP = const(0x200)
-_UP = const(0x300)
-_PEN = const(0x400)
-_SKIP = const(0x500)
-_AGAIN = const(0x600)
+SAFE = const(4)
+PAWNS = const(5)
 
-_SAFE = const(4)
-_PAWNS = const(5)
-
-_VERSION = const(1)
-_ALL4 = const(15)
+VERSION = const(1)
+ALL4 = const(15)
 # Indices in Game._pawns after the 16 counts: the roll-off's seat masks.
-_RO_IN = const(16)    # seats in the roll-off
-_RO_TODO = const(17)  # those still to shake in this roll-off round
+RO_IN = const(16)    # seats in the roll-off
+RO_TODO = const(17)  # those still to shake in this roll-off round
 # Distinct-value masks (bit v for value v) of the three runs of four.
 _RUNS4 = (0x1E, 0x3C, 0x78)
-
-
-def __getattr__(name):
-    # No allocation: the table is searched in place.
-    i = 0
-    for k in range(len(_VALUES)):
-        j = _NAMES.find(" ", i)
-        if j - i == len(name) and _NAMES.startswith(name, i):
-            return _VALUES[k] << 8 if 10 <= k < 16 else _VALUES[k]
-        i = j + 1
-    raise AttributeError(name)
 
 
 def classify(dice):
     """The class (BIG, MOVE, PAIR or NONE) of 4 dice values 1-6."""
     if len(dice) != 4:
-        raise ValueError(_aside("core", "shakeup_why", None, 0, (len(dice),)))
+        from core.shakeup_why import DICE_COUNT
+        raise ValueError(DICE_COUNT % (len(dice),))
     counts = bytearray(7)
     for v in dice:
         if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError(_aside("core", "shakeup_why", None, 1, (v,)))
+            from core.shakeup_why import DIE_VALUE
+            raise ValueError(DIE_VALUE % (v,))
         counts[v] += 1
     distinct = 0
     top = 0
@@ -119,24 +103,26 @@ def classify(dice):
             if c == 2:
                 pairs += 1
     if top == 4 or distinct in _RUNS4:
-        return _BIG
+        return BIG
     if top == 3 or pairs == 2 or distinct & (distinct >> 1) & (distinct >> 2):
-        return _MOVE
+        return MOVE
     if pairs:
-        return _PAIR
-    return _NONE
+        return PAIR
+    return NONE
 
 
 def movable(pawns, spots=False, at=-1):
     """Sorted levels (1-3) a pawn may move up from; pawns: 5 positions 1-3 or 4 (SAFE).
     at >= 0 (the game's own use): pawns are counts per level, levels 1-3 from index at."""
     if at < 0:
-        if len(pawns) != _PAWNS:
-            raise ValueError(_aside("core", "shakeup_why", None, 2, (_PAWNS, len(pawns))))
+        if len(pawns) != PAWNS:
+            from core.shakeup_why import PAWN_COUNT
+            raise ValueError(PAWN_COUNT % (PAWNS, len(pawns)))
         c = bytearray(5)
         for p in pawns:
-            if not isinstance(p, int) or p < 1 or p > _SAFE:
-                raise ValueError(_aside("core", "shakeup_why", None, 3, (p,)))
+            if not isinstance(p, int) or p < 1 or p > SAFE:
+                from core.shakeup_why import PAWN_LEVEL
+                raise ValueError(PAWN_LEVEL % (p,))
             c[p] += 1
         pawns = c
         at = 1
@@ -159,11 +145,12 @@ def movable(pawns, spots=False, at=-1):
 class Game:
     def __init__(self, players, spots=False, dice=None):
         if not isinstance(players, int) or players < 2 or players > 4:
-            raise ValueError(_aside("core", "shakeup_why", None, 4, (players,)))
+            from core.shakeup_why import PLAYERS
+            raise ValueError(PLAYERS % (players,))
         self.players = players
         self.spots = bool(spots)
         self._dice = dice
-        self.phase = _ROLLOFF
+        self.phase = ROLLOFF
         self.player = 0
         self.dice = bytearray(4)
         self.held = 0
@@ -173,57 +160,61 @@ class Game:
         self.starter = -1
         self.rolloff = bytearray(players)
         # Counts per seat per level: index seat * 4 + level - 1, levels 1-4; then the
-        # roll-off's seat masks (_RO_IN, _RO_TODO): small ints in one object.
+        # roll-off's seat masks (RO_IN, RO_TODO): small ints in one object.
         self._pawns = p = bytearray(18)
         for s in range(players):
-            p[s * 4] = _PAWNS
-        p[_RO_IN] = p[_RO_TODO] = (1 << players) - 1
+            p[s * 4] = PAWNS
+        p[RO_IN] = p[RO_TODO] = (1 << players) - 1
         self.notes = []
 
     def count(self, seat, level):
-        if seat < 0 or seat >= self.players or level < 1 or level > _SAFE:
-            raise ValueError(_aside("core", "shakeup_why", None, 5, (seat, level)))
+        if seat < 0 or seat >= self.players or level < 1 or level > SAFE:
+            from core.shakeup_why import SEAT_LEVEL
+            raise ValueError(SEAT_LEVEL % (seat, level))
         return self._pawns[seat * 4 + level - 1]
 
     def legal(self):
         # Loops, not comprehensions: each comprehension is one more function held.
         ph = self.phase
         out = []
-        if ph == _CHOOSE:
+        if ph == CHOOSE:
             h = self.held
-            for m in range(h, _ALL4):
+            for m in range(h, ALL4):
                 if m & h == h:
-                    out.append(_ROLL | m)
-            out.append(_STOP)
-        elif ph == _MOVING:
+                    out.append(ROLL | m)
+            out.append(STOP)
+        elif ph == MOVING:
             p = self._pawns
             i = self.player * 4
             for lv in movable(p, self.spots, i):
-                out.append(_UP | lv)
-        elif ph == _PENALTY:
+                out.append(UP | lv)
+        elif ph == PENALTY:
             # Opponent pawns that a penalty can send back: levels 2 and 3 only.
             for s in range(self.players):
                 if s != self.player:
                     for lv in (2, 3):
                         if self._pawns[s * 4 + lv - 1]:
-                            out.append(_PEN | s << 2 | lv)
-            out.append(_SKIP if self.shakes == 1 else _AGAIN)
-        elif ph != _OVER:  # ROLLOFF, SHAKE
-            out.append(_ROLL)
+                            out.append(PEN | s << 2 | lv)
+            out.append(SKIP if self.shakes == 1 else AGAIN)
+        elif ph != OVER:  # ROLLOFF, SHAKE
+            out.append(ROLL)
         return out
 
     def apply(self, d, values=None):
         # One method for every decision (fewer functions held while playing); the
         # parts meet at the end: a pawn sent back, then the next turn.
         if not isinstance(d, int) or d < 0 or d > 0xFFF:
-            raise ValueError(_aside("core", "shakeup_why", None, 6, (d,)))
+            from core.shakeup_why import DECISION
+            raise ValueError(DECISION % (d,))
         if d not in self.legal():
             # Every message is worded by core.shakeup_why, loaded only for an error.
-            raise ValueError(_aside("core", "shakeup_why", self, d))
+            from core.shakeup_why import why
+            raise ValueError(why(self, d))
         kind = d & 0xF00
         a = d & 0xFF
-        if values is not None and kind != _ROLL:
-            raise ValueError(_aside("core", "shakeup_why", None, 7, ()))
+        if values is not None and kind != ROLL:
+            from core.shakeup_why import VALUES_ROLL_ONLY
+            raise ValueError(VALUES_ROLL_ONLY)
         self.notes = notes = []
         seat = self.player
         n = self.players
@@ -233,32 +224,35 @@ class Game:
         nxt = (seat + 1) % n  # whose turn begins at the end (default: the next seat)
         again = 0
         back = 0  # seat << 2 | level of a pawn sent back to level 1
-        if kind == _ROLL:
+        if kind == ROLL:
             # The dice being shaken: one in the roll-off, else those not set aside.
             k = 1
-            if ph != _ROLLOFF:
+            if ph != ROLLOFF:
                 k = 0
                 for j in range(4):
                     if not a >> j & 1:
                         k += 1
             if values is None:
                 if self._dice is None:
-                    raise ValueError(_aside("core", "shakeup_why", None, 8, ()))
+                    from core.shakeup_why import NO_SOURCE
+                    raise ValueError(NO_SOURCE)
             else:
                 if len(values) != k:
-                    raise ValueError(_aside("core", "shakeup_why", None, 9, (k, len(values))))
+                    from core.shakeup_why import VALUE_COUNT
+                    raise ValueError(VALUE_COUNT % (k, len(values)))
                 for v in values:
                     if not isinstance(v, int) or v < 1 or v > 6:
-                        raise ValueError(_aside("core", "shakeup_why", None, 1, (v,)))
-            if ph == _ROLLOFF:
+                        from core.shakeup_why import DIE_VALUE
+                        raise ValueError(DIE_VALUE % (v,))
+            if ph == ROLLOFF:
                 v = self._dice.d6() if values is None else values[0]
                 ro = self.rolloff
                 ro[seat] = v
                 notes.append(("rolloff", seat, v))
-                todo = p[_RO_TODO] & ~(1 << seat)
+                todo = p[RO_TODO] & ~(1 << seat)
                 tied = 0
                 if not todo:
-                    inn = p[_RO_IN]
+                    inn = p[RO_IN]
                     best = 0
                     for t in range(n):
                         if inn >> t & 1:
@@ -272,11 +266,11 @@ class Game:
                         for t in range(n):
                             if not tied >> t & 1:
                                 ro[t] = 0
-                        p[_RO_IN] = todo = tied
+                        p[RO_IN] = todo = tied
                         notes.append(("tie", tied))
                     else:
-                        p[_RO_IN] = 0
-                p[_RO_TODO] = todo
+                        p[RO_IN] = 0
+                p[RO_TODO] = todo
                 m = todo or tied
                 t = 0
                 while not m >> t & 1:
@@ -293,46 +287,46 @@ class Game:
                         self.dice[j] = self._dice.d6() if values is None else values[k]
                         k += 1
                 self.held = a
-                if ph == _SHAKE:
+                if ph == SHAKE:
                     self.result = -1
                 self.shakes += 1
                 if self.shakes < 3:
-                    self.phase = _CHOOSE
+                    self.phase = CHOOSE
                     return
-                kind = _STOP  # the third shake ends the turn
-        if kind == _STOP:
+                kind = STOP  # the third shake ends the turn
+        if kind == STOP:
             cls = classify(self.dice)
             self.result = cls
             notes.append(("result", seat, cls, self.shakes))
-            if cls >= _MOVE:
+            if cls >= MOVE:
                 if movable(p, self.spots, i):
-                    self.phase = _MOVING
+                    self.phase = MOVING
                     return
                 # Not reachable under these rules, kept as the rules say: the move
                 # is lost and the other effects still happen.
                 notes.append(("lost_move", seat))
-                kind = _UP
-            elif cls == _NONE:
+                kind = UP
+            elif cls == NONE:
                 # The own highest pawn on level 3 or 2 goes back to level 1.
                 back = seat << 2 | (3 if p[i + 2] else (2 if p[i + 1] else 0))
-        elif kind == _UP:
+        elif kind == UP:
             p[i + a - 1] -= 1
             p[i + a] += 1
             notes.append(("up", seat, a))
             if a == 3:
                 notes.append(("safe", seat))
-                if p[i + 3] == _PAWNS:
+                if p[i + 3] == PAWNS:
                     self.winner = seat
-                    self.phase = _OVER
+                    self.phase = OVER
                     notes.append(("win", seat))
                     return
-        elif kind == _PEN:
+        elif kind == PEN:
             back = a
             again = self.shakes == 1
-        elif kind != _ROLL:  # SKIP or AGAIN
+        elif kind != ROLL:  # SKIP or AGAIN
             again = 1
-        if kind == _UP and self.result == _BIG:
-            self.phase = _PENALTY
+        if kind == UP and self.result == BIG:
+            self.phase = PENALTY
             if len(self.legal()) > 1:
                 return
             # No penalty could do anything: Special Advantage skips it, BIG on
@@ -346,17 +340,17 @@ class Game:
         if again:
             notes.append(("again", seat))
             nxt = seat
-        self.phase = _SHAKE
+        self.phase = SHAKE
         self.player = nxt
         self.held = 0
         self.shakes = 0
         notes.append(("turn", nxt))
 
     def to_bytes(self):
-        b = bytearray((_VERSION, self.players, self.spots, self.phase, self.player,
+        b = bytearray((VERSION, self.players, self.spots, self.phase, self.player,
                        0, 0, 0, 0, self.held, self.shakes, self.result + 1,
-                       self.winner + 1, self.starter + 1, self._pawns[_RO_IN],
-                       self._pawns[_RO_TODO],
+                       self.winner + 1, self.starter + 1, self._pawns[RO_IN],
+                       self._pawns[RO_TODO],
                        0, 0, 0, 0))
         b[5:9] = self.dice
         b[16:16 + self.players] = self.rolloff
@@ -365,20 +359,7 @@ class Game:
     @classmethod
     def from_bytes(cls, b, dice=None):
         """The game saved by to_bytes; ValueError when b is malformed."""
-        # Loading and its checks live apart: a new game never holds their memory,
-        # and a restored one lets it go at once.
-        return _aside("core", "shakeup_load", cls, b, dice)
+        # Loading and its checks live apart (Continue only): a new game never holds them.
+        from core.shakeup_load import load
+        return load(cls, b, dice)
 
-
-def _aside(pkg, mod, *args):
-    """mod.run(*args) from the module pkg.mod, imported for this call and dropped
-    right after (from sys.modules and the package), so a game never holds it."""
-    import sys
-    name = pkg + "." + mod
-    try:
-        return __import__(name, None, None, ("run",)).run(*args)
-    finally:
-        sys.modules.pop(name, None)
-        p = sys.modules.get(pkg)
-        if p is not None and hasattr(p, mod):
-            delattr(p, mod)

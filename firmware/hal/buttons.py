@@ -63,7 +63,7 @@ _POLL = const(8)
 
 
 class Buttons:
-    # Set by hal.setup.buttons (annotations only: no code, no heap on the device).
+    # Set by __init__ (annotations only: no code, no heap on the device).
     pins: list
     queue: "Queue"
     debounce_ms: int
@@ -73,13 +73,32 @@ class Buttons:
     _st: bytearray
     _t: list
 
-    def __init__(self, *args, **kw):
-        # The body is boot-only code (hal.setup, dropped after boot).
-        from hal.setup import buttons
-        buttons(self, *args, **kw)
+    def __init__(self, pins, queue, debounce_ms=30, long_ms=600, repeat_ms=150):
+        if debounce_ms < 0 or long_ms <= debounce_ms or repeat_ms < 0:
+            raise ValueError("need 0 <= debounce_ms < long_ms and repeat_ms >= 0")
+        pins = list(pins) + [None] * (_N - len(pins))
+        if len(pins) > _N:
+            raise ValueError("at most 4 buttons (PREV, NEXT, OK, BACK)")
+        self.pins = pins
+        self.queue = queue
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self.repeat_ms = repeat_ms
+        self.three = pins[_BACK] is None and pins[_OK] is not None
+        self._st = st = bytearray(_N + 2)
+        self._t = [0] * (2 * _N + 1)
+        edge = self.edge  # one bound method for every pin
+        for i in range(_N):
+            p = pins[i]
+            if p is None:
+                continue
+            if p.value() == 0:
+                st[i] = _F_DOWN | _F_IGNORE  # held since start: silent until released
+            if hasattr(p, "irq"):
+                p.irq(handler=edge, trigger=p.IRQ_FALLING)
 
     def edge(self, pin):
-        """Every button pin's falling-edge IRQ handler (hal.setup installs it): sets the
+        """Every button pin's falling-edge IRQ handler (__init__ installs it): sets the
         pin's bit in the latch, nothing more. Pins are matched by identity: machine.Pin
         hands the handler the very object the driver was given (static on the ESP32)."""
         pins = self.pins

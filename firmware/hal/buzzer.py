@@ -41,7 +41,7 @@ NOTES = 60
 
 
 class Buzzer:
-    # Set by hal.setup.buzzer (annotations only: no code, no heap on the device).
+    # Set by __init__ (annotations only: no code, no heap on the device).
     pwm: "PWM | None"
     _loud: int
     _seq: bytes
@@ -52,10 +52,21 @@ class Buzzer:
     busy: bool
     note: int
 
-    def __init__(self, *args, **kw):
-        # The body is boot-only code (hal.setup, dropped after boot).
-        from hal.setup import buzzer
-        buzzer(self, *args, **kw)
+    def __init__(self, pin, duty_u16=32768):
+        self.pwm = None
+        if pin is not None:
+            from machine import PWM, Pin
+            if not isinstance(pin, Pin):
+                pin = Pin(pin)
+            self.pwm = PWM(pin, freq=2000, duty_u16=0)
+        self._loud = duty_u16
+        self._seq = b""
+        self._i = 0
+        self._stop = 0
+        self._end = None  # None until the first tick() times the current sequence
+        self.muted = False
+        self.busy = False
+        self.note = 0
 
     def mute(self, on):
         self.muted = bool(on)

@@ -55,7 +55,7 @@ _CONTRAST_AT = const(4)  # where the contrast byte is in _seq
 
 
 class Display:
-    # Set by hal.setup.display (annotations only: no code, no heap on the device).
+    # Set by __init__ (annotations only: no code, no heap on the device).
     i2c: "I2C"
     addr: int
     reset_pin: "Pin | None"
@@ -74,16 +74,99 @@ class Display:
     _st: bytearray
     _seq: bytearray
 
-    def __init__(self, *args, **kw):
-        # The body is boot-only code (hal.setup, dropped after boot).
-        from hal.setup import display
-        display(self, *args, **kw)
+    def __init__(self, i2c, width=128, height=64, addr=0x3C, kind="ssd1306", rotate=0,
+                reset=None, power=None, power_level=0):
+        import framebuf
+        if kind == "ssd1306":
+            k = _SSD1306
+        elif kind == "sh1106":
+            k = _SH1106
+        else:
+            raise ValueError("display kind must be 'ssd1306' or 'sh1106', not %r" % (kind,))
+        if width != 128 or height not in (32, 64):
+            raise ValueError("display must be 128x64 or 128x32, not %dx%d" % (width, height))
+        if rotate not in (0, 180):
+            raise ValueError("display rotate must be 0 or 180, not %r" % (rotate,))
+        self.i2c = i2c
+        self.addr = addr
+        self.reset_pin = reset
+        self.power_pin = power
+        self.power_level = power_level
+        pages = height // 8
+        self.buf = bytearray(128 * pages)
+        self.fb = framebuf.FrameBuffer(self.buf, 128, height, framebuf.MONO_VLSB)
+        mv = memoryview(self.buf)
+        sv = memoryview(bytearray(128 * pages))  # the shadow: what the panel holds
+        pg = []
+        sp = []
+        for p in range(pages):
+            pg.append(mv[p * 128:(p + 1) * 128])
+            sp.append(sv[p * 128:(p + 1) * 128])
+        self._pg = tuple(pg)
+        self._sp = tuple(sp)
+        # writevto vector: the data control byte, then a page (or the whole buffer).
+        self._vec = [b"\x40", None]
+        # SSD1306: window = columns 0..127, pages p0..p1 (bytes 5 and 6 patched per run).
+        self._win = bytearray((0x00, 0x21, 0, 127, 0x22, 0, pages - 1))
+        # SH1106: page select, column 2 (low nibble 2, high nibble 0).
+        self._pcmd = bytearray((0x00, 0xB0, 0x02, 0x10))  # column 2: the first visible of 132
+        self._cmd = bytearray(3)  # [0x00, command, argument]
+        self._cmd1 = bytearray(2)  # [0x00, command]
+        # The command sequence init() sends (after the 0x00 control byte), panel left off.
+        flip = rotate == 180
+        remap = 0xA0 if flip else 0xA1  # A1: column 0 at the left edge of common modules
+        scan = 0xC0 if flip else 0xC8   # C8: COM scan reversed, row 0 at the top
+        pins = 0x12 if height == 64 else 0x02  # alternative COM pins for 64 rows
+        if k == _SSD1306:
+            head = (
+                0x00,              # control byte: commands follow
+                0xAE,              # display off
+                0xD5, 0x80,        # clock divide / oscillator (datasheet default)
+                0xA8, height - 1,  # multiplex ratio
+                0xD3, 0x00,        # display offset
+                0x40,              # start line 0
+                0x8D, 0x14,        # charge pump on (modules have no external VCC)
+                0x20, 0x00,        # horizontal addressing: windowed page runs
+                remap, scan,
+                0xDA, pins,
+            )
+            tail = (
+                0xD9, 0xF1,        # pre-charge for the internal charge pump
+                0xDB, 0x30,        # VCOMH ~0.83 Vcc (0x40 is not in the datasheet)
+                0x2E,              # scrolling off
+                0xA4,              # show RAM
+                0xA6,              # not inverted
+            )
+        else:
+            head = (
+                0x00,
+                0xAE,
+                0xD5, 0x80,
+                0xA8, height - 1,
+                0xD3, 0x00,
+                0x40,
+                0xAD, 0x8B,        # DC-DC converter on
+                0x32,              # pump voltage 8.0 V
+                remap, scan,
+                0xDA, pins,
+            )
+            tail = (
+                0xD9, 0x22,
+                0xDB, 0x35,
+                0xA4,
+                0xA6,
+            )
+        self._seq = bytearray(head + (0x81, 0xCF) + tail)  # contrast 0xCF until contrast()
+        # kind, pages to force (all), asleep, lit, where the contrast byte is in _seq.
+        self._st = bytearray((k, 0xFF, 0, 0, len(head) + 1))
+        self.ok = False
+        self.init()
 
     # ---- setup and recovery ----------------------------------------------------
 
     def init(self):
         """Power and reset the panel (where the board has the pins), send the command
-        sequence (hal.setup made it; the panel is left off, 0xAE, until the first frame
+        sequence (__init__ made it; the panel is left off, 0xAE, until the first frame
         is written) and schedule a full frame. Returns (and sets) `ok`."""
         st = self._st
         self.ok = False

@@ -2,22 +2,12 @@
 
 Drivers push into one preallocated Queue; the app reads `buf[0:n]` once per frame and
 then calls `clear()`. Shake events carry button 0.
-
-Devices (see hal.devices, the name to import it by) is defined here: this module stays
-loaded anyway, so hal.devices can go after boot.
 """
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
-
-_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
-if _TYPES:
-    from hal.buttons import Buttons
-    from hal.buzzer import Buzzer
-    from hal.display import Display
-    from hal.shake import Shaker
 
 # Logical buttons (the low nibble).
 PREV = const(0)
@@ -51,27 +41,3 @@ class Queue:
 
     def clear(self):
         self.n = 0
-
-
-class Devices:
-    # Set by hal.bringup.build (annotations only: no code, no heap on the device).
-    i2c: object
-    queue: Queue
-    display: "Display"
-    shaker: "Shaker | None"
-    sensor_missing: bool
-    buttons: "Buttons"
-    buzzer: "Buzzer"
-    battery: object
-    source: object
-
-    def __init__(self, profile):
-        # The building is boot-only code (hal.bringup drops itself, hal.sensor, hal.setup
-        # and hal.devices again, so their heap goes).
-        from hal import bringup
-        bringup.build(self, profile)
-
-    def poll(self, now):
-        self.buttons.poll(now)
-        if self.shaker is not None:
-            self.shaker.poll(now)

@@ -1,5 +1,5 @@
 """MPU6050 / MPU6886 accelerometer driver (see hal.shake), the part on every board
-profile. hal.lis3dh builds on this class: the setup (hal.setup.accel), register writes
+profile. hal.lis3dh builds on this class: the setup (__init__), register writes
 and the scaling of three signed 16-bit samples to 1/256 g are the same for both, and one
 class and module fewer stay loaded."""
 try:
@@ -25,7 +25,7 @@ _MPU_IDS = b"\x68\x98\x72\x70\x71\x73\x19"
 
 
 class MPU6050:
-    # Set by hal.setup.accel (annotations only: no code, no heap on the device).
+    # Set by __init__ (annotations only: no code, no heap on the device).
     i2c: "I2C"
     addr: int
     range_g: int
@@ -41,10 +41,20 @@ class MPU6050:
     _ADDR = 0x68
     _MUL4 = 32  # (raw * mul) >> 10 = 1/256 g at +-4 g; twice that at +-8 g
 
-    def __init__(self, *args, **kw):
-        # The body is boot-only code (hal.setup, dropped after boot).
-        from hal.setup import accel
-        accel(self, *args, **kw)
+    def __init__(self, i2c, addr=None, range_g=8):
+        if range_g not in (4, 8):
+            raise ValueError("accelerometer range must be 4 or 8 (g), not %r" % (range_g,))
+        self.i2c = i2c
+        self.addr = self._ADDR if addr is None else addr
+        self.range_g = range_g
+        self._mul = self._MUL4 if range_g == 4 else 2 * self._MUL4
+        self._buf = bytearray(6)
+        self._reg = bytearray(2)
+        self.who = 0
+        self.x = 0
+        self.y = 0
+        self.z = 0
+        self.init()  # each driver wakes and configures its own part
 
     def init(self):
         who = self.i2c.readfrom_mem(self.addr, 0x75, 1)[0]

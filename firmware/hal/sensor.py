@@ -1,4 +1,4 @@
-"""open_sensor(): boot-only code (dropped with hal.bringup), so only the configured
+"""open_sensor(): boot-only code (the app forgets it once the devices are built), so only the configured
 sensor's driver module is ever loaded."""
 
 

@@ -73,7 +73,7 @@ _HAVE_PREV = const(4)  # _px/_py/_pz hold the previous sample
 
 
 class Shaker:
-    # Set by hal.setup.shaker (annotations only: no code, no heap on the device).
+    # Set by __init__ (annotations only: no code, no heap on the device).
     queue: "Queue"
     period_ms: int
     cooldown_ms: int
@@ -95,11 +95,30 @@ class Shaker:
     _ri: int
     _sum: int
 
-    def __init__(self, sensor, *args, **kw):
+    def __init__(self, sensor, queue, sensitivity=3, period_ms=20, cooldown_ms=800, scale=100):
         self.sensor = sensor  # any sensor: hal.mpu6050, hal.lis3dh, hal.switch
-        # The rest is boot-only code (hal.setup, dropped after boot).
-        from hal.setup import shaker
-        shaker(self, *args, **kw)
+        if period_ms <= 0 or scale <= 0:
+            raise ValueError("period_ms and scale must be positive")
+        self.queue = queue
+        self.period_ms = period_ms
+        self.cooldown_ms = cooldown_ms
+        self.scale = scale
+        self.shaking = False
+        self.failed = False
+        self.score = 0
+        self.samples = 0
+        self.sensitivity = sensitivity
+        self._f = 0
+        self._next = 0      # time of the next sample
+        self._wait = 0      # end of the cooldown, or (failed) of the wait before a retry
+        self._px = 0
+        self._py = 0
+        self._pz = 0
+        self._errs = 0
+        n = 500 // period_ms  # the switch's window: 500 ms of samples
+        self._ring = bytearray(n if n > 0 else 1)
+        self._ri = 0
+        self._sum = 0
 
     @property
     def sensitivity(self):

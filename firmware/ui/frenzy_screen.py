@@ -27,7 +27,9 @@ loaded when needed and dropped right after (core.frenzy._aside): on state change
 never per frame. The odds hint reads core.frenzy.RISK.
 """
 from core import frenzy as fz
-from ui import frenzy_draw, screens, sounds
+from ui import frenzy_draw, screens
+from ui.sounds import FARKLE as FARKLE_SOUND
+from ui.sounds import BANK, LAND, NOPE, SAFE, SELECT, WIN
 from ui.screens import COLOURS, key
 
 try:
@@ -209,7 +211,7 @@ class FrenzyScreen(screens.Screen):
         if v == _WARN:
             if k == _PREV or k == _NEXT:
                 self.cur ^= 1
-                app.play(sounds.SELECT)
+                app.play(SELECT)
             elif k == _OK:
                 self.view = _PLAY
                 if self.items[self.cur] == _IT_YES:
@@ -230,7 +232,7 @@ class FrenzyScreen(screens.Screen):
             if k == _PREV or k == _NEXT:
                 # Every value may be declared: the cursor cycles through 1-6.
                 self.wildv = (self.wildv + (0 if k == _NEXT else 4)) % 6 + 1
-                app.play(sounds.SELECT)
+                app.play(SELECT)
             elif k == _OK:
                 self._apply(_DECLARE | self.wildv)
                 self._settle()
@@ -238,7 +240,7 @@ class FrenzyScreen(screens.Screen):
         if k == _PREV or k == _NEXT:
             if n > 1:
                 self.cur = (self.cur + (1 if k == _NEXT else n - 1)) % n
-                app.play(sounds.SELECT)
+                app.play(SELECT)
             return
         if k != _OK or not n:
             return
@@ -246,14 +248,14 @@ class FrenzyScreen(screens.Screen):
         if it <= _IT_COMMON:
             self.mask ^= (_COMMON_BIT if it == _IT_COMMON else 1 << it)
             self._sync()  # the selection's points and what to do about them
-            app.play(sounds.SELECT)
+            app.play(SELECT)
         elif it == _IT_TAKE:
             if self.ok_take[self.mask]:
                 self.ov[_TAKEN] = self.mask
                 self._apply(_TAKE | self.mask)
                 self._settle()
             else:
-                app.play(sounds.NOPE)
+                app.play(NOPE)
         elif it == _IT_ROLL:
             if ph == _DECIDE and not self.roll_on:
                 self._apply(_ROLL)  # Lockstep: the next roll comes in turn
@@ -296,7 +298,7 @@ class FrenzyScreen(screens.Screen):
                 ov[_FSEAT] = nt[1]
                 ov[_FLOST:_FLOST + 3] = min(lost, 0xFFFFFF).to_bytes(3, "big")
                 v = _FARKLE
-                app.play(sounds.FARKLE)
+                app.play(FARKLE_SOUND)
             elif t == "stopped_by":
                 i = ov[_NN]
                 if (sch == _LOCKSTEP or nt[1] == actor) and i < _NMAX:
@@ -306,11 +308,11 @@ class FrenzyScreen(screens.Screen):
                         v = _NOTICE
                     ov[_NN] = i + 1
             elif t == "fill":
-                app.play(sounds.SAFE)
+                app.play(SAFE)
             elif t == "wild":
-                app.play(sounds.LAND)  # the Common Die set on its face
+                app.play(LAND)  # the Common Die set on its face
             elif t == "stop":
-                app.play(sounds.BANK)
+                app.play(BANK)
             elif t == "round_end":
                 ov[_SROUND] = nt[1] >> 8
                 ov[_SROUND + 1] = nt[1] & 0xFF
@@ -350,9 +352,9 @@ class FrenzyScreen(screens.Screen):
             ov[_NQ] = n - 1
             if self.view == _WINNER:
                 ov[_WIN_T0:] = min(self.app.now, 0xFFFFFFFF).to_bytes(4, "big")
-                self.app.play(sounds.WIN)
+                self.app.play(WIN)
             elif self.view == _NOTICE:
-                self.app.play(sounds.SAFE)  # a riser filled
+                self.app.play(SAFE)  # a riser filled
         else:
             self.view = _PLAY
 

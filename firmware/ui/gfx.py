@@ -25,6 +25,7 @@ Stable API (the Frenzy screens use it too):
   caret(fb, x, y, w) selection cursor: an up-pointing 5x3 triangle centred in w at y
   arrow(fb, x, y, c=1) right-pointing 3x5 triangle (menu cursor) with top-left (x, y)
 """
+from core.dice import TWOX, WILD
 from ui import font
 
 try:
@@ -36,9 +37,9 @@ except ImportError:
 _W = const(128)  # screen width (height 64)
 SMALL = (font.SMALL, font.SMALL_W, 5)
 MEDIUM = (font.MEDIUM, font.MEDIUM_W, 7)
-DIE_L = const(17)
-_TWOX = const(7)
-_WILD = const(8)
+# The large die's size, die()'s default. Not a const while ui/frenzy_draw.py reads it as
+# gfx.DIE_L (the build refuses attribute reads of consts); other modules import it.
+DIE_L = 17
 
 # Pip layouts per face: bits 0 TL, 1 TR, 2 ML, 3 MR, 4 BL, 5 BR, 6 centre; per bit the
 # pip's place, column << 4 | row (0 near edge, 1 middle, 2 far edge).
@@ -141,9 +142,9 @@ def die(fb, x, y, v, size=DIE_L, inv=False):
         return
     if v == 0:
         return
-    s = "2^" if v == _TWOX else ("W" if v == _WILD else "?")
+    s = "2^" if v == TWOX else ("W" if v == WILD else "?")
     f = MEDIUM if size >= DIE_L else SMALL
-    if v == _TWOX and f is SMALL:
+    if v == TWOX and f is SMALL:
         s = "2X"
     tw = width(s, f)
     text(fb, s, x + (size - tw) // 2, y + (size - f[2]) // 2, fg, f)

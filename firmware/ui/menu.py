@@ -1,20 +1,12 @@
 """The menu level: splash, main menu, setup, and the menu's actions.
 
-Loaded only while the menu is up: starting or continuing a game drops this module
+Loaded only while the menu is up: starting or continuing a game forgets this module
 (its code does not keep heap while a game runs; app._go() and ui.launch start the
-game) and app.menu() loads it again.
+game) and app.menu() imports it again. The games offered are core.games' rows.
 """
+from core.games import FEWEST, GAMES_TABLE, KIND, MOST, TITLE
 from ui import gfx
 from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
-_KIND_SHAKEUP = const(1)  # store.KIND_*
-_KIND_FRENZY = const(2)
 
 
 class Splash(Screen):
@@ -62,8 +54,8 @@ class Menu(Screen):
         items = []
         if app.store.has_game():
             items.append("CONTINUE")
-        items.append("SHAKE UP")
-        items.append("FARKLE FRENZY")
+        for row in GAMES_TABLE:
+            items.append(row[TITLE])
         items.append("SETTINGS")
         items.append("HOW TO PLAY")
         items.append("STATS")
@@ -106,7 +98,7 @@ class Menu(Screen):
             self.cur = (self.cur - 1) % n
         elif k == OK:
             it = self.items[self.cur]
-            if self.items[0] == "CONTINUE" and (it == "SHAKE UP" or it == "FARKLE FRENZY"):
+            if self.items[0] == "CONTINUE" and _game(it) is not None:
                 self.ask = it  # a game is saved: do not replace it by accident
                 self.yes = 0
             else:
@@ -149,18 +141,19 @@ class Setup(Screen):
     """Number of players for a game; seats get the colours in order."""
     NAME = "setup"
 
-    def __init__(self, app, kind):
+    def __init__(self, app, row):
         Screen.__init__(self, app)
-        self.kind = kind
-        self.lo = 2 if kind == _KIND_SHAKEUP else 1
+        self.kind = row[KIND]
+        self.lo = row[FEWEST]
+        self.hi = row[MOST]
         self.n = 2
-        self.title = "SHAKE UP" if kind == _KIND_SHAKEUP else "FARKLE FRENZY"
+        self.title = row[TITLE]
 
     def on_key(self, k):
         if k == NEXT:
-            self.n = self.n + 1 if self.n < 4 else self.lo
+            self.n = self.n + 1 if self.n < self.hi else self.lo
         elif k == PREV:
-            self.n = self.n - 1 if self.n > self.lo else 4
+            self.n = self.n - 1 if self.n > self.lo else self.hi
         elif k == OK:
             self.app.go = self.kind << 4 | self.n  # see app._go()
             return
@@ -209,13 +202,20 @@ def show_menu(app, splash=False):
         st.problem = None
 
 
+def _game(item):
+    """The core.games row of the game with this menu item, or None."""
+    for row in GAMES_TABLE:
+        if row[TITLE] == item:
+            return row
+    return None
+
+
 def choose(app, item):
+    row = _game(item)
     if item == "CONTINUE":
         app.go = -1  # app._go() continues it once the menu's code has returned
-    elif item == "SHAKE UP":
-        app.show(Setup(app, _KIND_SHAKEUP))
-    elif item == "FARKLE FRENZY":
-        app.show(Setup(app, _KIND_FRENZY))
+    elif row is not None:
+        app.show(Setup(app, row))
     elif item == "SETTINGS":
         from ui.settings import Settings
         app.show(Settings(app))

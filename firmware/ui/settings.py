@@ -2,52 +2,40 @@
 BACK (or DONE) saves through the store and returns to the menu. The rules options
 (Frenzy turns, three 1s, pyramid spots) say under the list that they apply to new
 games."""
+from store import S_CONTRAST, S_DIM, S_ODDS, S_OFF, S_ONES, S_SCHEDULE, S_SENS, S_SLEEP, S_SOUND, S_SPOTS
 from ui import gfx
 from ui.screens import BACK, NEXT, OK, PREV, Screen
-from ui.boot import apply_settings  # (app.menu() drops ui.boot with this module)
-
-# store.S_* indices (the ui does not import store).
-_S_SOUND = 0
-_S_CONTRAST = 1
-_S_SCHEDULE = 2
-_S_ONES = 3
-_S_SPOTS = 4
-_S_SENS = 5
-_S_ODDS = 6
-_S_DIM = 7
-_S_OFF = 8
-_S_SLEEP = 9
 
 # Per line: label, settings index, the values OK cycles through.
 _LINES = (
-    ("SOUND", _S_SOUND, b"\x01\x00"),
-    ("CONTRAST", _S_CONTRAST, b"\x1f\x4f\x8f\xcf\xff"),
-    ("FRENZY TURNS", _S_SCHEDULE, b"\x00\x01"),
-    ("THREE 1S", _S_ONES, b"\x00\x01"),
-    ("PYRAMID SPOTS", _S_SPOTS, b"\x00\x01"),
-    ("SHAKE SENSE", _S_SENS, b"\x01\x02\x03\x04\x05"),
-    ("ODDS HINT", _S_ODDS, b"\x01\x00"),
-    ("DIM AFTER", _S_DIM, b"\x01\x03\x06\x00"),
-    ("SCREEN OFF", _S_OFF, b"\x01\x02\x05\x00"),
-    ("DEEP SLEEP", _S_SLEEP, b"\x05\x0a\x1e\x00"),
+    ("SOUND", S_SOUND, b"\x01\x00"),
+    ("CONTRAST", S_CONTRAST, b"\x1f\x4f\x8f\xcf\xff"),
+    ("FRENZY TURNS", S_SCHEDULE, b"\x00\x01"),
+    ("THREE 1S", S_ONES, b"\x00\x01"),
+    ("PYRAMID SPOTS", S_SPOTS, b"\x00\x01"),
+    ("SHAKE SENSE", S_SENS, b"\x01\x02\x03\x04\x05"),
+    ("ODDS HINT", S_ODDS, b"\x01\x00"),
+    ("DIM AFTER", S_DIM, b"\x01\x03\x06\x00"),
+    ("SCREEN OFF", S_OFF, b"\x01\x02\x05\x00"),
+    ("DEEP SLEEP", S_SLEEP, b"\x05\x0a\x1e\x00"),
 )
 _ROWS = 6
 
 
 def value_text(idx, v):
-    if idx == _S_SOUND or idx == _S_ODDS or idx == _S_SPOTS:
+    if idx == S_SOUND or idx == S_ODDS or idx == S_SPOTS:
         return "ON" if v else "OFF"
-    if idx == _S_CONTRAST:
+    if idx == S_CONTRAST:
         return "%d%%" % ((v * 100 + 127) // 255)
-    if idx == _S_SCHEDULE:
+    if idx == S_SCHEDULE:
         return "LOCKSTEP" if v else "RELAY"
-    if idx == _S_ONES:
+    if idx == S_ONES:
         return "1000" if v else "300"
-    if idx == _S_SENS:
+    if idx == S_SENS:
         return "%d (5=LIGHT)" % v  # which way is more sensitive
     if v == 0:
         return "NEVER"
-    if idx == _S_DIM:
+    if idx == S_DIM:
         return "%dS" % (v * 10)
     return "%d MIN" % v
 
@@ -98,7 +86,7 @@ class Settings(Screen):
                 j = k + 1
                 break
         s[idx] = cycle[j % len(cycle)]
-        apply_settings(self.app)
+        self.app.apply_settings()
         self._texts()
 
     def draw(self, fb):
@@ -117,7 +105,7 @@ class Settings(Screen):
                 gfx.right(fb, self.vals[i], 125, y, c)  # 2 px clear of the scroll bar
             y += 8
         i = self.cur
-        if i < n and _S_SCHEDULE <= _LINES[i][1] <= _S_SPOTS:
+        if i < n and S_SCHEDULE <= _LINES[i][1] <= S_SPOTS:
             # A game keeps the rules it started with (they are in its save).
             gfx.center(fb, "APPLIES TO NEW GAMES", 59)
         # Scroll position on the right edge.

@@ -21,8 +21,28 @@ RESULT/INFO/ROLLOFF texts are made from.
 Memory: a game holds this module all along, so it keeps few functions (the texts are
 made in _refresh, the views drawn in draw) and its texts joined in one string (_T).
 """
-from ui import gfx, sounds
-from ui.screens import COLOURS, INITIALS, Screen, key
+from core.games import SHAKEUP
+# The core's result classes, phases and decision kinds (the views below have names of
+# their own, some the same words).
+from core.shakeup import BIG as CL_BIG
+from core.shakeup import CHOOSE as PH_CHOOSE
+from core.shakeup import MOVE as CL_MOVE
+from core.shakeup import MOVING as PH_MOVING
+from core.shakeup import NONE as CL_NONE
+from core.shakeup import OVER as PH_OVER
+from core.shakeup import PEN as D_PEN
+from core.shakeup import PENALTY as PH_PENALTY
+from core.shakeup import ROLL as D_ROLL
+from core.shakeup import ROLLOFF as PH_ROLLOFF
+from core.shakeup import SHAKE as PH_SHAKE
+from core.shakeup import SKIP as D_SKIP
+from core.shakeup import STOP as D_STOP
+from core.shakeup import UP as D_UP
+from ui import gfx
+from ui.gfx import DIE_L
+from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
+from ui.sounds import BANK, NOPE, SAFE, WIN
+from ui.sounds import PENALTY as PENALTY_SOUND
 
 try:
     from micropython import const
@@ -38,31 +58,6 @@ MOVE = const(4)
 PENALTY = const(5)
 INFO = const(6)
 
-_KIND = const(1)  # store.KIND_SHAKEUP
-
-# core.shakeup's values (its public names are served by a search, not for every frame):
-# result classes, phases, decision kinds.
-_CL_NONE = const(0)
-_CL_MOVE = const(2)
-_CL_BIG = const(3)
-_PH_ROLLOFF = const(0)
-_PH_SHAKE = const(1)
-_PH_CHOOSE = const(2)
-_PH_MOVING = const(3)
-_PH_PENALTY = const(4)
-_PH_OVER = const(5)
-_D_ROLL = const(0x100)
-_D_STOP = const(0x200)
-_D_UP = const(0x300)
-_D_PEN = const(0x400)
-_D_SKIP = const(0x500)
-
-# Buttons (hal.events / ui.screens values).
-_PREV = const(0)
-_NEXT = const(1)
-_OK = const(2)
-_BACK = const(3)
-
 # Info item codes (code, argument): 1 + the index of the core's note in _NOTES.
 _I_RES = const(1)      # seat << 4 | cls << 2 | shake number
 _I_UP = const(2)       # seat << 2 | from level
@@ -73,26 +68,41 @@ _I_RO = const(6)       # seat << 3 | value
 _NOTES = ("result", "up", "safe", "penalty", "again", "rolloff", "tie", "starts",
           "lost_move")
 
-# Every text, joined: one object instead of one each. _say(i) cuts out text i ('@': a
-# seat's colour, '#': a number). 0-3 banners by class, 4-10 results, 11-18 info items
-# 2-9, 19-25 prompts, 26-30 choices, 31 the win.
+# Every text, joined: one object instead of one each. _say(name) cuts out that text
+# ('@': a seat's colour, '#': a number); the names below are their places in _T, and
+# a group's texts follow one another in the order its comment gives.
 _T = ("NONE|PAIR|MOVE|BIG!|SPECIAL ADVANTAGE:|UP, PENALIZE, AGAIN|MOVE UP, THEN|"
       "AGAIN OR PENALIZE|MOVE A PAWN UP|NO MOVE|PENALTY FOR @|@ UP FROM LEVEL #|"
       "@ PAWN IS SAFE!|@ PAWN: LEVEL # -> 1|@: ANOTHER TURN|@ ROLLED #|TIE: SHAKE AGAIN|"
       "@ STARTS|NO PAWN CAN MOVE|NO PAWN TO SEND BACK|@: SHAKE ONE DIE|(OR PRESS OK)|"
       "@: SHAKE!|@: MOVE A PAWN UP|@: PENALIZE?|SHAKE #/3|FROM LEVEL # TO 2|"
       "FROM LEVEL # TO 3|FROM LEVEL # TO SAFE|NO PENALTY|TAKE ANOTHER TURN|ALL 5 PAWNS SAFE|")
+_T_BANNER = const(0)       # + result class: NONE, PAIR, MOVE, BIG!
+_T_SPECIAL = const(4)      # BIG on shake 1, two lines
+_T_BIG_LATE = const(6)     # BIG on shake 2/3, two lines
+_T_PENALTY_FOR = const(10)  # - result class: PENALTY FOR @, NO MOVE, MOVE A PAWN UP
+_T_INFO = const(9)         # + info code 2-9: up, safe, penalty, again, rolled, tie,
+#                            starts, no pawn can move
+_T_NO_SEND_BACK = const(19)
+_T_SHAKE_ONE = const(20)
+_T_OR_OK = const(21)
+_T_SHAKE = const(22)
+_T_PROMPT = const(19)      # + view MOVE, PENALTY: @: MOVE A PAWN UP, @: PENALIZE?
+_T_SHAKE_N = const(25)
+_T_FROM_LEVEL = const(25)  # + level 1-3: FROM LEVEL # TO 2, TO 3, TO SAFE
+_T_NO_PENALTY = const(29)
+_T_ANOTHER = const(30)
+_T_WIN = const(31)
 
 # Die i at x = 12 + 29 * i; level lv (1-4, 4 = SAFE) on the row at y = 48 - 10 * lv.
 _DIE_Y = const(10)
-_DIE_L = const(17)  # ui.gfx.DIE_L, the large die's size (gfx.die's default)
 _C_SHAKE = const(4)
 _C_STOP = const(5)
 _COL_X = const(14)
 
 
 def _say(i, seat=0, n=0):
-    """Text i of _T, with seat's colour for '@' and the number n for '#'."""
+    """Text i of _T (a _T_ name), with seat's colour for '@' and the number n for '#'."""
     k = 0
     j = -1
     for _ in range(i + 1):
@@ -106,7 +116,7 @@ def _say(i, seat=0, n=0):
 
 class ShakeUpScreen(Screen):
     NAME = "shakeup"
-    KIND = _KIND
+    KIND = SHAKEUP
 
     def __init__(self, app, game, ui=None):
         Screen.__init__(self, app)
@@ -135,7 +145,7 @@ class ShakeUpScreen(Screen):
     def enter(self):
         self.dirty = True
         g = self.game
-        if g.phase != _PH_OVER and not self.ack:
+        if g.phase != PH_OVER and not self.ack:
             self.app.hand_to(g.player)
 
     def _refresh(self, follow=0):
@@ -146,7 +156,7 @@ class ShakeUpScreen(Screen):
             self.info = bytearray(0)
             ph = g.phase
             self.view = b"\x00\x01\x02\x04\x05\x01"[ph]
-            if ph == _PH_CHOOSE:
+            if ph == PH_CHOOSE:
                 self.pending = g.held
                 # The cursor on the first die not set aside (else SHAKE or STOP).
                 c = 0
@@ -155,7 +165,7 @@ class ShakeUpScreen(Screen):
                 if c == 4 and self.pending == 15:
                     c = _C_STOP
                 self.cur = c
-            elif ph == _PH_MOVING or ph == _PH_PENALTY:
+            elif ph == PH_MOVING or ph == PH_PENALTY:
                 self.cur = 0
         v = self.view
         info = self.info
@@ -172,44 +182,44 @@ class ShakeUpScreen(Screen):
             a = info[i + 1]
             if c == _I_RES:
                 cls = (a >> 2) & 3
-                self.banner = _say(cls)
-                none = cls == _CL_NONE
-                if cls == _CL_BIG:
-                    j = 4 if a & 3 == 1 else 6
+                self.banner = _say(_T_BANNER + cls)
+                none = cls == CL_NONE
+                if cls == CL_BIG:
+                    j = _T_SPECIAL if a & 3 == 1 else _T_BIG_LATE
                     lines.append(_say(j))
                     lines.append(_say(j + 1))
                 else:
-                    lines.append(_say(10 - cls, a >> 4))
+                    lines.append(_say(_T_PENALTY_FOR - cls, a >> 4))
             elif 2 <= c <= 9:
                 sh = 2 if c == _I_UP or c == _I_PEN else (3 if c == _I_RO else 0)
-                lines.append(_say(c + 9, a >> sh, a & ((1 << sh) - 1)))
+                lines.append(_say(_T_INFO + c, a >> sh, a & ((1 << sh) - 1)))
                 if c == _I_PEN:
                     fell = 1
         if none and not fell:
-            lines.append(_say(19))  # else "PENALTY" reads as if one fell
+            lines.append(_say(_T_NO_SEND_BACK))  # else "PENALTY" reads as if one fell
         if v == ROLLOFF and not info or v == BOARD:
-            lines.append(_say(20 if v == ROLLOFF else 22, p))
-            lines.append(_say(21))
+            lines.append(_say(_T_SHAKE_ONE if v == ROLLOFF else _T_SHAKE, p))
+            lines.append(_say(_T_OR_OK))
         elif v == DICE:
-            self.banner = _say(25, 0, g.shakes)
+            self.banner = _say(_T_SHAKE_N, 0, g.shakes)
         elif pick:
-            lines.append(_say(19 + v, p))
+            lines.append(_say(_T_PROMPT + v, p))
             lines.append("")
             if self.choices and len(lines) >= 2:
                 d = self.choices[self.cur]
                 kind = d & 0xF00
                 a = d & 0xFF
-                if kind == _D_UP:
-                    t = _say(25 + a, 0, a)
-                elif kind == _D_PEN:
-                    t = _say(13, a >> 2, a & 3)
+                if kind == D_UP:
+                    t = _say(_T_FROM_LEVEL + a, 0, a)
+                elif kind == D_PEN:
+                    t = _say(_T_INFO + _I_PEN, a >> 2, a & 3)
                 else:
-                    t = _say(29 if kind == _D_SKIP else 30)
+                    t = _say(_T_NO_PENALTY if kind == D_SKIP else _T_ANOTHER)
                 lines[1] = t
         self.lines = lines
         self.ack = v == RESULT or v == INFO or (v == ROLLOFF and len(info) > 0)
         pend = self.pending
-        self.rolling = (v == BOARD or (v == ROLLOFF and g.phase == _PH_ROLLOFF and not info)
+        self.rolling = (v == BOARD or (v == ROLLOFF and g.phase == PH_ROLLOFF and not info)
                         or (v == DICE and pend != 15))
         self.tumble_mask = 15 & ~pend if v == DICE else 15
         self.dirty = True
@@ -221,13 +231,13 @@ class ShakeUpScreen(Screen):
         v = self.view
         if d < 0:
             if v == DICE:
-                d = _D_ROLL | self.pending
-            elif (v == BOARD or v == ROLLOFF) and g.phase <= _PH_SHAKE:
-                d = _D_ROLL
+                d = D_ROLL | self.pending
+            elif (v == BOARD or v == ROLLOFF) and g.phase <= PH_SHAKE:
+                d = D_ROLL
             else:
                 return
         if d not in g.legal():
-            app.play(sounds.NOPE)  # never reached: choices come from legal()
+            app.play(NOPE)  # never reached: choices come from legal()
             return
         was = g.phase
         g.apply(d)
@@ -244,18 +254,18 @@ class ShakeUpScreen(Screen):
         kind = d & 0xF00
         ph = g.phase
         follow = 0
-        if ph == _PH_OVER:
-            app.finish(_KIND, g)
-            app.play(sounds.WIN)
-            app.show(Win(app, g.winner, _say(31)))
+        if ph == PH_OVER:
+            app.finish(SHAKEUP, g)
+            app.play(WIN)
+            app.show(Win(app, g.winner, _say(_T_WIN)))
             return
-        if was == _PH_ROLLOFF:
+        if was == PH_ROLLOFF:
             self.view = ROLLOFF
             self.info = info
-        elif (kind == _D_ROLL or kind == _D_STOP) and ph != _PH_CHOOSE:
+        elif (kind == D_ROLL or kind == D_STOP) and ph != PH_CHOOSE:
             self.view = RESULT
             self.info = info
-        elif ph == _PH_CHOOSE or (kind == _D_UP and ph == _PH_PENALTY):
+        elif ph == PH_CHOOSE or (kind == D_UP and ph == PH_PENALTY):
             follow = 1
         else:
             self.view = INFO
@@ -266,20 +276,20 @@ class ShakeUpScreen(Screen):
             if self.view == RESULT:
                 if c == _I_RES:
                     cls = (info[i + 1] >> 2) & 3
-                    if cls >= _CL_MOVE:
-                        snd = sounds.BANK
-                    elif cls == _CL_NONE:
-                        snd = sounds.PENALTY
+                    if cls >= CL_MOVE:
+                        snd = BANK
+                    elif cls == CL_NONE:
+                        snd = PENALTY_SOUND
             elif c == _I_SAFE:
-                snd = sounds.SAFE
+                snd = SAFE
             elif snd is None and c == _I_PEN:
-                snd = sounds.PENALTY
+                snd = PENALTY_SOUND
             elif snd is None and c == _I_UP:
-                snd = sounds.BANK
+                snd = BANK
         if snd is not None:
             app.play(snd)
         self._refresh(follow)
-        app.save(_KIND, g, bytes((self.view, self.cur, self.pending)) + self.info)
+        app.save(SHAKEUP, g, bytes((self.view, self.cur, self.pending)) + self.info)
 
     # ---- input --------------------------------------------------------------------
 
@@ -291,11 +301,11 @@ class ShakeUpScreen(Screen):
             k = key(buf[i])
             if k < 0:
                 continue
-            if k == _BACK:
+            if k == BACK:
                 # Saved with this view (the dice picked to set aside), so Continue
                 # comes back to exactly this.
-                if g.phase != _PH_OVER:
-                    app.save(_KIND, g,
+                if g.phase != PH_OVER:
+                    app.save(SHAKEUP, g,
                              bytes((self.view, self.cur, self.pending)) + self.info)
                 app.menu()
                 return
@@ -304,19 +314,19 @@ class ShakeUpScreen(Screen):
             v = self.view
             c = self.cur
             if self.ack:
-                if k == _OK:
+                if k == OK:
                     # On to whatever the game asks for next. Not saved: closing a
                     # message is no decision (one flash write per decision); after a
                     # power cut the message simply shows again.
                     self._refresh(1)
                     app.hand_to(g.player)
             elif v == ROLLOFF or v == BOARD:
-                if k == _OK:
+                if k == OK:
                     app.start_roll()
             elif v == DICE:
-                if k == _NEXT or k == _PREV:
+                if k == NEXT or k == PREV:
                     # Over the dice not set aside, SHAKE (unless all are) and STOP.
-                    step = 1 if k == _NEXT else 5
+                    step = 1 if k == NEXT else 5
                     for _ in range(6):
                         c = (c + step) % 6
                         if (not g.held >> c & 1) if c < 4 else (
@@ -325,7 +335,7 @@ class ShakeUpScreen(Screen):
                     self.cur = c
                     app.play_select()
                     self.dirty = True
-                elif k == _OK:
+                elif k == OK:
                     if c < 4:
                         self.pending = p = self.pending ^ 1 << c
                         self.rolling = p != 15
@@ -335,14 +345,14 @@ class ShakeUpScreen(Screen):
                     elif c == _C_SHAKE:
                         app.start_roll()
                     else:
-                        self.roll(_D_STOP)
+                        self.roll(D_STOP)
             elif v == MOVE or v == PENALTY:
                 n = len(self.choices)
-                if n and (k == _NEXT or k == _PREV):
-                    self.cur = (c + (1 if k == _NEXT else n - 1)) % n
+                if n and (k == NEXT or k == PREV):
+                    self.cur = (c + (1 if k == NEXT else n - 1)) % n
                     self._refresh()
                     app.play_select()
-                elif n and k == _OK:
+                elif n and k == OK:
                     self.roll(self.choices[c])
 
     # ---- drawing --------------------------------------------------------------------
@@ -367,15 +377,15 @@ class ShakeUpScreen(Screen):
                     gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
                             (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
                     continue
-                gfx.die(fb, x, _DIE_Y, g.dice[i], _DIE_L, bool(pend >> i & 1))
+                gfx.die(fb, x, _DIE_Y, g.dice[i], DIE_L, bool(pend >> i & 1))
                 if held >> i & 1:
-                    fb.fill_rect(x, _DIE_Y + 19, _DIE_L, 2, 1)  # the set-aside mark
+                    fb.fill_rect(x, _DIE_Y + 19, DIE_L, 2, 1)  # the set-aside mark
             if all_tumble:
                 gfx.center(fb, "SHAKING...", 44)
                 return
             c = self.cur
             if c < 4:
-                gfx.caret(fb, 12 + 29 * c, 32, _DIE_L)
+                gfx.caret(fb, 12 + 29 * c, 32, DIE_L)
             # Caret on page 4, buttons on page 5 only, a hint that does not follow the
             # cursor: a cursor move sends at most 2 display pages.
             for b in range(2):  # the SHAKE and STOP buttons
@@ -394,9 +404,9 @@ class ShakeUpScreen(Screen):
             n = g.players
             cw = 128 // n
             for s in range(n):
-                x = s * cw + (cw - _DIE_L) // 2
+                x = s * cw + (cw - DIE_L) // 2
                 name = COLOURS[s]
-                if s == me and g.phase == _PH_ROLLOFF and not self.info:
+                if s == me and g.phase == PH_ROLLOFF and not self.info:
                     gfx.label(fb, name, s * cw + (cw - gfx.width(name)) // 2 - 1, 10)
                 else:
                     gfx.center(fb, name, 11, 1, gfx.SMALL, 1, s * cw, cw)
@@ -437,9 +447,9 @@ class ShakeUpScreen(Screen):
             if (v == MOVE or v == PENALTY) and self.choices:
                 d = self.choices[self.cur]
                 a = d & 0xFF
-                if d & 0xF00 == _D_UP:
+                if d & 0xF00 == D_UP:
                     gfx.box(fb, _COL_X + me * cw, 47 - 10 * a, cw, 11)
-                elif d & 0xF00 == _D_PEN:
+                elif d & 0xF00 == D_PEN:
                     gfx.box(fb, _COL_X + (a >> 2) * cw, 47 - 10 * (a & 3), cw, 11)
             y = 50
         lines = self.lines
@@ -470,7 +480,7 @@ class Win(Screen):
 
     def on_key(self, k):
         # The grace time: a button mashed at the winning move is not lost on it.
-        if (k == _OK or k == _BACK) and self.app.elapsed(self.t0) >= 600:
+        if (k == OK or k == BACK) and self.app.elapsed(self.t0) >= 600:
             self.app.menu()
 
     def draw(self, fb):

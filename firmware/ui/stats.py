@@ -1,14 +1,7 @@
 """Stats screen: games played, wins per colour, best Frenzy round and total."""
+from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_WINS, ST_SU_GAMES, ST_SU_WINS
 from ui import gfx
 from ui.screens import BACK, INITIALS, OK, Screen
-
-# store.ST_* counters (4-byte little-endian each); the ui does not import store.
-_SU_GAMES = 0
-_FF_GAMES = 1
-_SU_WINS = 2
-_FF_WINS = 6
-_FF_BEST = 10
-_FF_HIGH = 11
 
 
 def _stat(ba, i):
@@ -29,12 +22,12 @@ class Stats(Screen):
         Screen.__init__(self, app)
         st = app.store.load_stats()
         self.lines = (
-            _games("SHAKE UP", _stat(st, _SU_GAMES)),
-            self._wins(st, _SU_WINS),
-            _games("FRENZY", _stat(st, _FF_GAMES)),
-            self._wins(st, _FF_WINS),
-            "BEST ROUND %d" % _stat(st, _FF_BEST),
-            "BEST TOTAL %d" % _stat(st, _FF_HIGH),
+            _games("SHAKE UP", _stat(st, ST_SU_GAMES)),
+            self._wins(st, ST_SU_WINS),
+            _games("FRENZY", _stat(st, ST_FF_GAMES)),
+            self._wins(st, ST_FF_WINS),
+            "BEST ROUND %d" % _stat(st, ST_FF_BEST),
+            "BEST TOTAL %d" % _stat(st, ST_FF_HIGH),
         )
 
     def _wins(self, st, base):

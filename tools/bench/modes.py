@@ -228,7 +228,8 @@ def core(root, lib, quick=False):
     paths(root, lib)
     from core import frenzy_score as fsc
     from core import shakeup as su
-    from core.dice import Dice, Seeded
+    from core.dice import Dice
+    from core.seeded import Seeded
     allr = _rolls()
     views = [memoryview(allr)[i:i + 5] for i in range(0, len(allr), 5)]
     commons = (None, 1, 2, 3, 4, 5, 6)
