@@ -26,7 +26,7 @@ def firmware_files():
         for fn in filenames:
             if not fn.endswith((".pyc", ".mpy")):
                 out.append(os.path.relpath(os.path.join(dirpath, fn), os.path.join(ROOT, "firmware")))
-    return sorted(p.replace(os.sep, "/") for p in out)
+    return sorted(p.replace(os.sep, "/") for p in out if p.replace(os.sep, "/") not in build.HOST_ONLY)
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +178,103 @@ def test_deploy_plan_makes_missing_folders_parents_first():
     mkdirs, copies, _r, _m = deploy.plan(listing, {}, {"/"}, [])
     assert mkdirs == ["/a", "/a/b"]
     assert copies == ["/a/b/c.mpy", "/a/d.mpy"]
+
+
+# ---- the shared codes: tools/inline_consts.py -----------------------------------------
+
+import ast  # noqa: E402
+
+import inline_consts  # noqa: E402
+
+
+def _tree(tmp_path, files):
+    fw = tmp_path / "fw"
+    for rel, text in files.items():
+        p = fw / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return fw
+
+
+_CONST = "from micropython import const\n"
+
+
+def test_an_imported_const_is_folded_and_the_owners_go_private(tmp_path):
+    fw = _tree(tmp_path, {
+        "codes.py": _CONST + "A = const(3)\nB = const(A << 8 | 1)\n_P = const(9)\n"
+                    "def f():\n    return A + B\n",
+        "user.py": "from codes import B, f\nfrom codes import A as AA\n"
+                   "def g():\n    from codes import A\n    return A + AA + B + f()\n",
+    })
+    items = [(rel, str(fw / rel)) for rel in ("codes.py", "user.py")]
+    out = inline_consts.rewrite_tree(items)
+    user = out["user.py"].decode()
+    first = user.splitlines()[0]
+    assert "_A = const(3)" in first and "_AA = const(3)" in first and "_B = const(769)" in first
+    tree = ast.parse(user)
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert [(n.module, [a.name for a in n.names]) for n in imports] == [("codes", ["f"])]
+    assert "return _A + _AA + _B + f()" in user
+    codes = out["codes.py"].decode()
+    assert "_A = const(3)" in codes and "_B = const(_A << 8 | 1)" in codes
+    assert "return _A + _B" in codes
+    # Both run as they did: the values are the owner's.
+    ns = {}
+    exec(compile("def const(x):\n    return x\n" + codes.replace(_CONST, ""), "codes", "exec"), ns)
+    assert ns["f"]() == 3 + 769
+
+
+def test_attribute_use_of_a_const_fails_the_build(tmp_path):
+    fw = _tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/codes.py": _CONST + "SELECT = const(0x1A1C)\n",
+        "user.py": "from pkg import codes\n\ndef play(app):\n    app.play(codes.SELECT)\n",
+    })
+    with pytest.raises(build.BuildError) as e:
+        build.build("esp32_devkit", str(tmp_path / "out"), firmware=str(fw))
+    msg = str(e.value)
+    assert "user.py:4: codes.SELECT reads a const of pkg.codes as an attribute" in msg
+    assert "from pkg.codes import SELECT" in msg
+
+
+def test_a_const_name_bound_elsewhere_fails_the_build(tmp_path):
+    fw = _tree(tmp_path, {
+        "codes.py": _CONST + "N = const(4)\n",
+        "user.py": "from codes import N\n\ndef f(N=2):\n    return N\n",
+    })
+    with pytest.raises(build.BuildError) as e:
+        build.build("esp32_devkit", str(tmp_path / "out"), firmware=str(fw))
+    assert "user.py:3: the const N is also bound here" in str(e.value)
+
+
+def test_no_const_import_reaches_mpy_cross_and_values_are_the_owners():
+    """The firmware as built: no `from M import NAME` of a const survives in the source
+    mpy-cross compiles, and each inlined value is the owner's (imported on CPython)."""
+    import importlib
+    items = [(rel, host) for rel, host in build.sources() if rel.endswith(".py")]
+    values = inline_consts.values(items)
+    out = inline_consts.rewrite_tree(items)
+    folded = 0
+    for rel, host in items:
+        text = out[rel].decode() if rel in out else open(host).read()
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in values:
+                for a in node.names:
+                    assert a.name not in values[node.module] or a.name.startswith("_"), \
+                        "%s still imports the const %s.%s" % (rel, node.module, a.name)
+        with open(host) as f:
+            src = ast.parse(f.read())
+        for node in ast.walk(src):
+            if isinstance(node, ast.ImportFrom) and node.module in values:
+                owner = importlib.import_module(node.module)
+                for a in node.names:
+                    if a.name in values[node.module] and not a.name.startswith("_"):
+                        want = getattr(owner, a.name)
+                        line = "_%s = const(%d)" % (a.asname or a.name, want)
+                        assert line in text.splitlines()[0], (rel, line)
+                        folded += 1
+    assert folded >= 50, folded  # the settings, sounds, kinds, phases the modules share
+    # And the owners' public consts are private in what the device gets.
+    store = out["store.py"].decode()
+    assert "_S_SOUND = const(0)" in store and "\nS_SOUND" not in store

