@@ -3,7 +3,6 @@
 import os
 
 import guard
-import power
 import power_battery
 import power_sleep
 import store

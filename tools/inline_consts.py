@@ -119,24 +119,33 @@ class _Unknown(Exception):
 
 def _evaluate(mods):
     """Every module's const values, following imported consts across modules (in
-    rounds, so modules that import each other resolve too)."""
+    rounds, so modules that import each other resolve too). A const a module imports is
+    one of its values too: importing it from there again is inlined the same way."""
     for m in mods.values():
         m.values = {}
     todo = [(m, k) for m in mods.values() for k in m.defs]
-    while todo:
-        left = []
-        for m, k in todo:
-            names = dict(m.values)
+    while True:
+        changed = False
+        for m in mods.values():
+            if m.tree is None:
+                continue
             for node, owner, aliases in _imports(m, mods):
                 theirs = mods[owner].values
                 for a in aliases:
-                    if a.name in theirs and not a.name.startswith("_"):
-                        names[a.asname or a.name] = theirs[a.name]
+                    local = a.asname or a.name
+                    if (a.name in theirs and not a.name.startswith("_")
+                            and local not in m.defs and local not in m.values):
+                        m.values[local] = theirs[a.name]
+                        changed = True
+        left = []
+        for m, k in todo:
             try:
-                m.values[k] = _value(m.defs[k].value.args[0], names, m.rel, True)
+                m.values[k] = _value(m.defs[k].value.args[0], m.values, m.rel, True)
             except _Unknown:
                 left.append((m, k))
-        if len(left) == len(todo):
+        if not changed and len(left) == len(todo):
+            if not left:
+                return  # nothing new: every import and def is resolved
             m, k = left[0]
             _value(m.defs[k].value.args[0], {}, m.rel)  # raises with the reason
             raise ConstError("%s: const %s cannot be evaluated" % (m.rel, k))

@@ -28,6 +28,8 @@ except ImportError:  # CPython: plain integers
     def ticks_add(a, b):
         return a + b
 
+from hal.events import BACK, LONG, OK, PRESS, RELEASE, REPEAT
+
 try:
     from micropython import const
 except ImportError:
@@ -37,14 +39,6 @@ except ImportError:
 _TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
 if _TYPES:
     from hal.events import Queue
-
-# hal.events values, as private constants (no module lookups at run time).
-_OK = const(2)
-_BACK = const(3)
-_PRESS = const(0x10)
-_RELEASE = const(0x20)
-_LONG = const(0x30)
-_REPEAT = const(0x40)
 
 _N = const(4)
 # self._st: one byte of flags per button, then the IRQ latch and the driver's own flags.
@@ -84,7 +78,7 @@ class Buttons:
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self.repeat_ms = repeat_ms
-        self.three = pins[_BACK] is None and pins[_OK] is not None
+        self.three = pins[BACK] is None and pins[OK] is not None
         self._st = st = bytearray(_N + 2)
         self._t = [0] * (2 * _N + 1)
         edge = self.edge  # one bound method for every pin
@@ -109,11 +103,11 @@ class Buttons:
     def held(self, b):
         st = self._st
         back = st[_MODE] & _M_BACK
-        if self.three and b == _BACK:
+        if self.three and b == BACK:
             return back != 0
         if not st[b] & _F_DOWN or st[b] & _F_IGNORE:
             return False
-        return not (self.three and b == _OK and back)
+        return not (self.three and b == OK and back)
 
     def ignore_held(self):
         """Buttons held now report nothing until released (e.g. the one that woke us)."""
@@ -144,7 +138,7 @@ class Buttons:
             seen = f & _F_SEEN
             settled = not seen or ticks_diff(now, t[i]) >= db
             # OK on a 3-button board: its PRESS / RELEASE come at release, a hold is BACK.
-            ok3 = self.three and i == _OK
+            ok3 = self.three and i == OK
             press = release = False
             if f & _F_DOWN:
                 if not raw:
@@ -159,11 +153,11 @@ class Buttons:
                         st[i] = f | _F_LONG
                         if ok3:
                             st[_MODE] |= _M_BACK
-                            q.put(_PRESS | _BACK)
+                            q.put(PRESS | BACK)
                             continue
-                        q.put(_LONG | i)
+                        q.put(LONG | i)
                     elif self.repeat_ms:
-                        q.put(_REPEAT | i)
+                        q.put(REPEAT | i)
                     else:
                         continue
                     nxt = ticks_add(t[_NEXT + i], self.repeat_ms)
@@ -184,13 +178,13 @@ class Buttons:
             if press:
                 t[_NEXT + i] = ticks_add(now, self.long_ms)
                 if not ok3:
-                    q.put(_PRESS | i)
+                    q.put(PRESS | i)
             if release:
                 if not ok3:
-                    q.put(_RELEASE | i)
+                    q.put(RELEASE | i)
                 elif st[_MODE] & _M_BACK:
                     st[_MODE] &= _M_POLLED  # not BACK any more
-                    q.put(_RELEASE | _BACK)
+                    q.put(RELEASE | BACK)
                 else:
-                    q.put(_PRESS | _OK)
-                    q.put(_RELEASE | _OK)
+                    q.put(PRESS | OK)
+                    q.put(RELEASE | OK)

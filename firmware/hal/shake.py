@@ -43,6 +43,8 @@ except ImportError:  # CPython
     def ticks_add(a, b):
         return a + b
 
+from hal.events import SHAKE_END, SHAKE_START
+
 try:
     from micropython import const
 except ImportError:
@@ -53,8 +55,6 @@ _TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" i
 if _TYPES:
     from hal.events import Queue
 
-_SHAKE_START = const(0x50)  # hal.events values
-_SHAKE_END = const(0x60)
 _G2 = const(65536)          # (1 g)^2 in the detector's units
 _HIT = const(32)
 _START = const(160)
@@ -135,7 +135,7 @@ class Shaker:
         """After a roll: end a running shake, ignore motion for cooldown_ms."""
         if self.shaking:
             self.shaking = False
-            self.queue.put(_SHAKE_END)
+            self.queue.put(SHAKE_END)
         self._f |= _QUIET
         self._wait = ticks_add(now, self.cooldown_ms)
         self._reset_state()
@@ -186,7 +186,7 @@ class Shaker:
                 self._wait = ticks_add(now, _RETRY_MS)
                 if self.shaking:
                     self.shaking = False
-                    q.put(_SHAKE_END)
+                    q.put(SHAKE_END)
                 self._reset_state()
             return
         self._errs = 0
@@ -239,7 +239,7 @@ class Shaker:
         if self.shaking:
             if sc < end:
                 self.shaking = False
-                q.put(_SHAKE_END)
+                q.put(SHAKE_END)
         elif sc >= start:
             self.shaking = True
-            q.put(_SHAKE_START)
+            q.put(SHAKE_START)

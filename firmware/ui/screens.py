@@ -54,6 +54,9 @@ App services a screen may use (firmware/app.py):
 Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass. The splash, the main
 menu and the setup are in ui.menu, loaded only while the menu is up.
 """
+# The event codes are hal.events' (the queue's bytes are the ui's input); the ui takes
+# only these codes from hal, which the device build inlines (no run-time import).
+from hal.events import BACK, NEXT, OK, PREV, PRESS, REPEAT  # noqa: F401 (ui modules import the keys from here)
 from ui import gfx
 
 try:
@@ -62,13 +65,6 @@ except ImportError:
     def const(x):
         return x
 
-# hal.events constants, repeated so the ui does not import hal (imports go one way).
-PREV = const(0)
-NEXT = const(1)
-OK = const(2)
-BACK = const(3)
-_PRESS = const(0x10)
-_REPEAT = const(0x40)
 
 COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
 INITIALS = "RGBY"
@@ -78,9 +74,9 @@ def key(ev):
     """The button of a PRESS/REPEAT event (REPEAT only for PREV/NEXT), else -1."""
     kind = ev & 0xF0
     b = ev & 0x0F
-    if kind == _PRESS:
+    if kind == PRESS:
         return b
-    if kind == _REPEAT and b <= NEXT:
+    if kind == REPEAT and b <= NEXT:
         return b
     return -1
 
