@@ -62,8 +62,9 @@ def manifest_common():
             # The package without its host-only modules: its files, listed.
             files = [rel[len(p) + 1:] for rel, _h in buildmod.sources()
                      if rel.startswith(p + "/") and rel.endswith(".py")]
-            lines.append('package("%s", files=%r, base_path="../../firmware", opt=2)'
-                         % (p, files))
+            lines.append('package("%s", files=[' % p)
+            lines.extend('    "%s",' % f for f in files)
+            lines.append('], base_path="../../firmware", opt=2)')
         else:
             lines.append('package("%s", base_path="../../firmware", opt=2)' % p)
     for m in mods:

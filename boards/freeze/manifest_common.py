@@ -2,7 +2,23 @@
 # boards/freeze/<board>/manifest.py includes it and adds that board's profile.
 # Keep main.py on the filesystem: the port runs it from there by name.
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own _boot, inisetup, ...
-package("core", files=['__init__.py', 'dice.py', 'frenzy.py', 'frenzy_load.py', 'frenzy_names.py', 'frenzy_new.py', 'frenzy_round.py', 'frenzy_save.py', 'frenzy_score.py', 'frenzy_why.py', 'games.py', 'seeded.py', 'shakeup.py', 'shakeup_load.py', 'shakeup_why.py'], base_path="../../firmware", opt=2)
+package("core", files=[
+    "__init__.py",
+    "dice.py",
+    "frenzy.py",
+    "frenzy_load.py",
+    "frenzy_names.py",
+    "frenzy_new.py",
+    "frenzy_round.py",
+    "frenzy_save.py",
+    "frenzy_score.py",
+    "frenzy_why.py",
+    "games.py",
+    "seeded.py",
+    "shakeup.py",
+    "shakeup_load.py",
+    "shakeup_why.py",
+], base_path="../../firmware", opt=2)
 package("hal", base_path="../../firmware", opt=2)
 package("ui", base_path="../../firmware", opt=2)
 module("app.py", base_path="../../firmware", opt=2)

@@ -245,7 +245,7 @@ class Game:
                         from core.shakeup_why import DIE_VALUE
                         raise ValueError(DIE_VALUE % (v,))
             if ph == ROLLOFF:
-                v = self._dice.d6() if values is None else values[0]
+                v = self._dice.d6() if values is None else values[0]  # pyright: ignore[reportOptionalMemberAccess] (checked above)
                 ro = self.rolloff
                 ro[seat] = v
                 notes.append(("rolloff", seat, v))
@@ -284,7 +284,7 @@ class Game:
                 k = 0
                 for j in range(4):
                     if not a >> j & 1:
-                        self.dice[j] = self._dice.d6() if values is None else values[k]
+                        self.dice[j] = self._dice.d6() if values is None else values[k]  # pyright: ignore[reportOptionalMemberAccess]
                         k += 1
                 self.held = a
                 if ph == SHAKE:
