@@ -83,15 +83,13 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 
 # The menu level: what a game start forgets (the menu keeps its cursor while it is up).
 _MENU_LEVEL = ("ui.menu", "ui.settings", "ui.howto", "ui.stats", "ui.launch")
-# What only the boot needs (App.__init__ forgets them).
-_BOOT_ONLY = ("hal.sensor",)
 
 
 def forget(names):
     """Forget modules (dotted names; those not loaded are skipped), so their code no
     longer keeps heap once nothing else refers to it: from sys.modules and from their
     package. The next `import` of one loads it again. The one way the firmware unloads
-    code, at the lifecycle boundaries: after the boot, and between the menu and a game."""
+    code, at the lifecycle boundaries: between the menu and a game."""
     import sys
     mods = sys.modules
     for name in names:
@@ -127,7 +125,6 @@ class App:
         if devices is None:
             from hal.devices import Devices
             devices = Devices(board)
-            forget(_BOOT_ONLY)
         self.board = board
         self.dev = devices
         self.display = devices.display

@@ -9,6 +9,8 @@ a widths table gives each glyph's advance without the 1-pixel gap.
 import os
 import sys
 
+from generated import write_or_check
+
 SMALL = {  # 5 rows high, mostly 3 wide
     " ": ["..", "..", "..", "..", ".."],
     "A": [".#.", "#.#", "###", "#.#", "#.#"],
@@ -179,17 +181,7 @@ at scale 2 are the big score digits. In MEDIUM, '^' holds a multiplication 'x'.
 
 
 def main(argv=()):
-    text = source()
-    with open(OUT) as f:
-        old = f.read()
-    if "--check" in argv:
-        print("ui/font.py is up to date" if old == text else "STALE: ui/font.py, run tools/gen_font.py")
-        return 0 if old == text else 1
-    if old != text:
-        with open(OUT, "w") as f:
-            f.write(text)
-        print("wrote " + OUT)
-    return 0
+    return write_or_check(OUT, source(), argv, "ui/font.py")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ name is a const, start << 8 | end in TUNES (see app.play, Buzzer.play).
 import os
 import sys
 
+from generated import write_or_check
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "firmware", "ui", "sounds.py")
 
@@ -103,18 +105,8 @@ TUNES = (''']
     return "\n".join(lines) + "\n"
 
 
-def main(argv):
-    new = source()
-    with open(OUT) as f:
-        old = f.read()
-    if "--check" in argv:
-        print("ui/sounds.py is up to date" if old == new else "STALE: ui/sounds.py, run tools/gen_sounds.py")
-        return 0 if old == new else 1
-    if old != new:
-        with open(OUT, "w") as f:
-            f.write(new)
-        print("wrote " + OUT)
-    return 0
+def main(argv=()):
+    return write_or_check(OUT, source(), argv, "ui/sounds.py")
 
 
 if __name__ == "__main__":

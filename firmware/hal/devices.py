@@ -21,8 +21,7 @@
 - `source`: os.urandom (a port without it gets an error only if it rolls with it).
 `poll(now_ms)` polls buttons and shaker into `queue` once per frame.
 
-hal.sensor (which picks the accelerometer driver) is boot-only: the app forgets it,
-with the drivers only it uses, once the devices are built.
+open_sensor() picks the shake sensor's driver: only the configured one is loaded.
 """
 import os
 
@@ -30,8 +29,34 @@ from hal.buttons import Buttons
 from hal.buzzer import Buzzer
 from hal.display import Display
 from hal.events import OK, Queue
-from hal.sensor import open_sensor
 from hal.shake import Shaker
+
+
+def open_sensor(i2c, cfg):
+    """The sensor a profile's SHAKE dict describes, or None (not configured, or it does
+    not answer / is not that chip)."""
+    if not cfg or cfg.get("type") is None:
+        return None
+    kind = cfg["type"]
+    if kind in ("mpu6050", "mpu6886", "lis3dh"):
+        rng = cfg.get("range", 8)
+        if rng not in (4, 8):
+            raise ValueError("accelerometer range must be 4 or 8 (g), not %r" % (rng,))
+        try:
+            if kind == "lis3dh":
+                from hal.lis3dh import LIS3DH
+                return LIS3DH(i2c, cfg.get("addr", 0x18), rng)
+            from hal.mpu6050 import MPU6050
+            return MPU6050(i2c, cfg.get("addr", 0x68), rng)
+        except (OSError, ValueError):
+            return None
+    if kind == "switch":
+        from machine import Pin
+
+        from hal.switch import Switch
+        pull = Pin.PULL_UP if cfg.get("pull", "internal") == "internal" else None
+        return Switch(Pin(cfg["pin"], Pin.IN, pull))
+    raise ValueError("unknown shake sensor type %r" % (kind,))
 
 
 def _no_urandom(n):

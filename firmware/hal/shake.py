@@ -12,10 +12,10 @@ when something else answers; `read()` takes one sample, allocation-free):
   pull-up. Its level is never trusted (module polarity varies and contacts stick): an
   IRQ on both edges counts edges in a bytearray; `edges` is the count since the last
   read.
-`hal.sensor.open_sensor(i2c, profile_shake)` builds the one a board profile's SHAKE names,
-or None when it is not configured or does not answer. Each sensor's driver is a module of
-its own (hal.mpu6050, hal.lis3dh, hal.switch), loaded only when a profile names it;
-open_sensor (hal.sensor) is boot-only code.
+`hal.devices.open_sensor(i2c, profile_shake)` builds the one a board profile's SHAKE
+names, or None when it is not configured or does not answer. Each sensor's driver is a
+module of its own (hal.mpu6050, hal.lis3dh, hal.switch), loaded only when a profile
+names it.
 
 `Shaker(sensor, queue, sensitivity=3, period_ms=20, cooldown_ms=800, scale=100)` turns
 samples taken at a fixed rate (at most one per poll) into SHAKE_START / SHAKE_END:

@@ -1,0 +1,16 @@
+"""What every tools/gen_*.py does with the text it made: write the file when it changed,
+or with --check only say whether it is current (exit status 1 when not)."""
+
+
+def write_or_check(path, text, argv, name):
+    """name: how the file is called in the messages ("ui/font.py")."""
+    with open(path) as f:
+        old = f.read()
+    if "--check" in argv:
+        print("%s is up to date" % name if old == text else "STALE: %s, run the generator" % name)
+        return 0 if old == text else 1
+    if old != text:
+        with open(path, "w") as f:
+            f.write(text)
+        print("wrote " + path)
+    return 0
