@@ -17,5 +17,5 @@ try:
     app.run()
 except Exception as e:  # KeyboardInterrupt (Ctrl-C at the REPL) is not caught
     d = app.display if app is not None else None
-    app = None  # the game's heap goes back before the crash code loads (MemoryError)
+    app = None  # the game's heap goes back before the crash is logged (MemoryError)
     guard.crashed(e, "/", d)

@@ -18,7 +18,7 @@ Game screens (ui.shakeup_screen.ShakeUpScreen, ui.frenzy_screen.FrenzyScreen) ad
   Cls(app, game, ui=None)  game: the core Game (new or restored); ui: the bytes the
               screen last passed to app.save() (None for a new game) so Continue
               comes back to exactly the same view
-  KIND        1 Shake Up, 2 Frenzy (store.KIND_*)
+  KIND        the game's kind (core.games: SHAKEUP, FRENZY)
   rolling     True while a shake would roll now (a "rolling moment"); the app only
               honours SHAKE_START/SHAKE_END then, and ignores shakes otherwise
   roll()      called by the app when a tumble ends (the shake stopped, or the OK

@@ -469,7 +469,7 @@ class ShakeUpScreen(Screen):
 
 class Win(Screen):
     """The winner's screen (NAME "win"): after a short grace time OK goes back to the
-    menu, which drops this module with the game's. Frenzy shows its own winner."""
+    menu, which forgets this module with the game's. Frenzy shows its own winner."""
     NAME = "win"
 
     def __init__(self, app, seat, line):

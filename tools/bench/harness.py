@@ -267,8 +267,12 @@ class Session:
         if preload:
             from modes import BOOT_ORDER
             for name in BOOT_ORDER:
-                self.kept.append(__import__(name))
-            sys.modules["app"]._KEEP = tuple(BOOT_ORDER)
+                try:
+                    self.kept.append(__import__(name))
+                except ImportError:  # a module this firmware does not have
+                    pass
+            # Frozen, every module stays: the app forgets none.
+            sys.modules["app"].forget = lambda names: None
         import pilot
         self.pilot = pilot
         mkdir(fs)

@@ -315,15 +315,16 @@ def boot(root, lib, fs):
 
 # What boot keeps, then the menu, then each game's resident modules, then modules loaded
 # on demand for a moment (the figure is what each would add while loaded).
-BOOT_ORDER = ("guard", "store", "power", "ui.gfx", "ui.font", "ui.screens", "ui.sounds",
-              "hal.events", "hal.display", "hal.buttons", "hal.buzzer", "hal.shake",
-              "hal.mpu6050", "core.dice", "app", "ui.menu",
+BOOT_ORDER = ("guard", "core.games", "store", "power", "ui.gfx", "ui.font", "ui.screens",
+              "ui.sounds", "hal.events", "hal.display", "hal.buttons", "hal.buzzer",
+              "hal.shake", "hal.mpu6050", "hal.devices", "core.dice", "app", "ui.menu",
               "core.shakeup", "ui.shakeup_screen",
               "core.frenzy", "ui.frenzy_screen", "ui.frenzy_draw",
               "core.frenzy_score", "core.frenzy_new", "core.frenzy_round", "core.frenzy_save",
               "ui.frenzy_start", "ui.frenzy_resume", "ui.frenzy_text", "ui.frenzy_table",
               "core.frenzy_load",
-              "store_end", "store_load", "ui.launch", "ui.settings", "ui.howto", "ui.stats")
+              "core.shakeup_load", "core.shakeup_why", "ui.launch", "ui.settings", "ui.howto",
+              "ui.stats")
 
 
 class Imports:
