@@ -37,6 +37,10 @@ def test_house_rules_catch_what_the_device_cannot_run():
     assert house("firmware/core/x.py", "from machine import Pin\n")
     assert not house("firmware/ui/x.py", "import time\ny = f'{x}={y}'\nz = {'a': 1}\n")
     assert not house("firmware/core/x.py", "from core import dice\n")
+    assert house("firmware/x.py", "def __getattr__(name):\n    return 1\n")
+    assert house("firmware/x.py", "class A:\n    def __getattr__(self, n):\n        return 1\n")
+    assert house("firmware/x.py", "def f():\n    return __import__('core.dice')\n")
+    assert not house("firmware/x.py", "def f():\n    import core.dice\n    return core.dice\n")
 
 
 def test_stub_fixes_still_apply_to_the_pinned_stubs():

@@ -17,7 +17,8 @@ Usage: python tools/check.py [--no-pyright] [--no-ruff] [--no-house] [--json]
 4. House rules for device code (firmware/, boards/): no assert (mpy-cross -O1+ strips
    it), no typing/dataclasses/enum/random/abc imports, no match statement, no
    f-string `=` specifier, no walrus in a comprehension; firmware/core imports none of
-   machine, framebuf, time, random, os.
+   machine, framebuf, time, random, os; no `__getattr__` (module or class) and no
+   import by string (`__import__`, importlib): code loads by a plain import.
 Exit status 1 when any step finds a problem.
 """
 import argparse
@@ -56,7 +57,7 @@ STUB_FIXES = (
 )
 
 CPYTHON_TIME = ("monotonic", "perf_counter", "time_ns", "monotonic_ns", "time")
-BANNED_IMPORTS = ("typing", "dataclasses", "enum", "random", "abc")
+BANNED_IMPORTS = ("typing", "dataclasses", "enum", "random", "abc", "importlib")
 CORE_BANNED = ("machine", "framebuf", "time", "random", "os")
 
 
@@ -194,6 +195,11 @@ def run_ruff(out=sys.stdout):
     return 0 if res.returncode == 0 else 1
 
 
+# Left for the Frenzy consolidation (issue 14, helper R1): its _aside and __getattr__ go
+# there. Delete at merge.
+_PENDING = ("firmware/core/frenzy.py",)
+
+
 class _House(ast.NodeVisitor):
     def __init__(self, rel, src):
         self.rel = rel
@@ -221,6 +227,18 @@ class _House(ast.NodeVisitor):
     def visit_ImportFrom(self, node):
         if node.level == 0 and node.module:
             self._module(node, node.module)
+
+    def visit_FunctionDef(self, node):
+        if node.name == "__getattr__" and self.rel not in _PENDING:
+            self._bad(node, "__getattr__ in device code: load by a plain import, name "
+                      "things by their own names")
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id == "__import__" \
+                and self.rel not in _PENDING:
+            self._bad(node, "import by string (__import__): write a plain import")
+        self.generic_visit(node)
 
     def visit_Match(self, node):
         self._bad(node, "match statement (MicroPython has none)")

@@ -145,7 +145,7 @@ def frames(root, lib, fs):
     d.run(d.frames(100))
     # Shake Up: to the first turn's board (2 players), through the roll-off.
     d.run(d.tap("OK"))
-    ss = sys.modules["ui.shakeup_screen"]
+    from pilot import _SU_VIEWS as ss  # the build has no public consts (see pilot)
     for _ in range(200):
         s = app.screen
         if s.NAME == "shakeup" and s.view == ss.BOARD:
@@ -264,7 +264,7 @@ def core(root, lib, quick=False):
         while g.winner < 0:
             legal = g.legal()
             d = legal[pick(1)[0] % len(legal)]
-            if d & 0xF00 == su.PEN and len(legal) > 1:
+            if d & 0xF00 == _SU_PEN and len(legal) > 1:
                 d = legal[-1]
             g.apply(d)
             n += 1
@@ -309,6 +309,9 @@ def boot(root, lib, fs):
     splash = getattr(getattr(menu, "Splash", None), "MS", 0)
     out("boot", t_app, t_first, t_menu, a_first, a_menu, kept, frames_n, splash)
     out("ok", 1)
+
+
+_SU_PEN = 0x400  # core.shakeup.PEN: the build has no public consts (see pilot._SU_VIEWS)
 
 
 # ---- imports --------------------------------------------------------------------------
