@@ -81,8 +81,9 @@ _NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
 
-# The menu level: what a game start forgets (the menu keeps its cursor while it is up).
-_MENU_LEVEL = ("ui.menu", "ui.settings", "ui.howto", "ui.stats", "ui.launch")
+# The screens the menu opens: forgotten on every return to the menu. A game start also
+# forgets the menu itself (which keeps its cursor while it is up).
+_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats")
 
 
 def forget(names):
@@ -248,11 +249,13 @@ class App:
             self.tumbling = False
             for row in GAMES_TABLE:
                 forget(row[MODULES])
+            forget(_MENU_SCREENS)
             gc.collect()
             from ui.menu import show_menu  # the menu level: forgotten when a game starts
             show_menu(self)
             return
-        forget(_MENU_LEVEL)
+        forget(("ui.menu",))
+        forget(_MENU_SCREENS)
         gc.collect()
         from ui.launch import launch
         forget(("ui.launch",))
