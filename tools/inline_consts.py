@@ -308,15 +308,21 @@ def _rewrite(mod, mods):
     return body
 
 
-def rewrite_tree(items):
-    """items: (device path "a/b.py", host path) of every firmware module. Returns
-    {device path: rewritten source bytes} for the modules the build changes."""
+def _read_tree(items):
+    """{module name: _Module} of items ((device path, host path)), consts evaluated."""
     mods = {}
     for rel, host in items:
         with open(host, "rb") as f:
             m = _Module(rel, f.read())
         mods[m.name] = m
     _evaluate(mods)
+    return mods
+
+
+def rewrite_tree(items):
+    """items: (device path "a/b.py", host path) of every firmware module. Returns
+    {device path: rewritten source bytes} for the modules the build changes."""
+    mods = _read_tree(items)
     out = {}
     for m in mods.values():
         text = _rewrite(m, mods)
@@ -327,10 +333,4 @@ def rewrite_tree(items):
 
 def values(items):
     """{module name: {const name: value}} of every module (what the build inlines)."""
-    mods = {}
-    for rel, host in items:
-        with open(host, "rb") as f:
-            m = _Module(rel, f.read())
-        mods[m.name] = m
-    _evaluate(mods)
-    return {n: dict(m.values) for n, m in mods.items()}
+    return {n: dict(m.values) for n, m in _read_tree(items).items()}
