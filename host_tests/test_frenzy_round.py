@@ -5,7 +5,8 @@ serialization, and Relay == Lockstep over seeded random games."""
 
 from checks import mix as _mix, raises as _raises
 from core import frenzy as F
-from core.frenzy import Game, RELAY, LOCKSTEP, COMMON_BIT
+from core.frenzy import Game, RELAY, LOCKSTEP
+from core.frenzy_score import COMMON_BIT
 from core.dice import Dice, TWOX, WILD
 from core.seeded import Seeded
 

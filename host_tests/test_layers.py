@@ -41,8 +41,6 @@ _MAY = {
     "ui": ({"ui", "core"}, {"micropython"}),
     "app": ({"app", "core", "hal", "store", "ui", "board"}, _PORT),
 }
-# Left for the Frenzy consolidation (issue 14, helper R1) to remove; delete at merge.
-_PENDING = {("core.frenzy", "gc"), ("core.frenzy", "sys")}
 
 
 def layer(mod):
@@ -117,7 +115,7 @@ def test_every_import_goes_down_the_layers():
             if layer(t) not in may:
                 wrong.append("%s (%s) imports %s (%s)" % (mod, layer(mod), t, layer(t)))
         for e in sorted(external[mod]):
-            if e not in port and (mod, e) not in _PENDING:
+            if e not in port:
                 wrong.append("%s (%s) imports the port's %s" % (mod, layer(mod), e))
     assert not wrong, "\n".join(wrong)
 
@@ -163,8 +161,6 @@ def test_no_import_cycles():
     edges, _ = graph()
     runtime = {m: {t for t, rt in ts.items() if rt} for m, ts in edges.items()}
     cycles = _cycles(runtime)
-    # core.frenzy <-> core.frenzy_score: the Frenzy consolidation (R1) merges them.
-    cycles = [c for c in cycles if c != ["core.frenzy", "core.frenzy_score"]]
     assert cycles == [], cycles
 
 

@@ -9,7 +9,8 @@ roller rotation and the game end) and plays whole games beside the engine.
 from checks import mix as _mix, raises as _raises
 from core import shakeup as S
 from core import frenzy as F
-from core.frenzy import Game, RELAY, LOCKSTEP, COMMON_BIT
+from core.frenzy import Game, RELAY, LOCKSTEP
+from core.frenzy_score import COMMON_BIT
 from core.dice import Dice, TWOX, WILD
 from core.seeded import Seeded
 

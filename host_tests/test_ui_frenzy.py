@@ -10,8 +10,8 @@ Games end on the winner view with the totals the core computed.
 from core import games
 import ui_rig
 from core import frenzy as fz
+from core.frenzy_score import COMMON_BIT
 from ui import frenzy_screen as fs
-from ui import frenzy_views as fv
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -49,7 +49,7 @@ class Pilot(ui_rig.Player):
         if self.pick(2):
             self.shake()
         else:
-            self.to_item(fv.IT_ROLL)
+            self.to_item(fs.IT_ROLL)
             self.r.press(OK)
             self.r.wait(600)
 
@@ -101,29 +101,29 @@ class Pilot(ui_rig.Player):
                 self.shadow = fz.Game(g.players, g.schedule, g.ones)
             self.same(g)
             v = s.view
-            if v == fv.WINNER:
+            if v == fs.V_WINNER:
                 self.saw("winner")
                 return g.winner
-            if v == fv.WARN:
+            if v == fs.V_WARN:
                 # The warning offers NO first; say NO once in a while, then YES.
                 self.saw("warn")
-                assert s.items[s.cur] == fv.IT_NO
+                assert s.items[s.cur] == fs.IT_NO
                 if self.pick(3) == 0:
                     r.press(OK)
-                    assert s.view == fv.PLAY and s.game.phase == fz.DECIDE
+                    assert s.view == fs.V_PLAY and s.game.phase == fz.PH_DECIDE
                     continue
                 r.press(NEXT)
                 r.press(OK)
                 self.apply(fz.STOP, g)
                 continue
-            if v != fv.PLAY:
+            if v != fs.V_PLAY:
                 self.saw(("farkle", "notice", "warn", "summary")[v - 1])
                 r.press(OK)
                 continue
             assert g.players == 1 or app.holder == g.player, "acting without the device"
             ph = g.phase
             seat = g.player
-            if ph == fz.COMMON:
+            if ph == fz.PH_COMMON:
                 self.saw("common")
                 assert s.rolling and s.tumble_mask == 0x20
                 self.roll_action()
@@ -149,21 +149,21 @@ class Pilot(ui_rig.Player):
                 # The cursor offers the Common Die exactly when some selection uses it.
                 has_c = False
                 for i in range(s.nitems):
-                    has_c = has_c or s.items[i] == fv.IT_COMMON
-                assert has_c == any(d & fz.COMMON_BIT for d in legal)
+                    has_c = has_c or s.items[i] == fs.IT_COMMON
+                assert has_c == any(d & COMMON_BIT for d in legal)
                 m = self.choose_take(legal)
                 for i in range(s.nitems):
                     it = s.items[i]
-                    bit = fz.COMMON_BIT if it == fv.IT_COMMON else (1 << it if it < 5 else 0)
+                    bit = COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
                     if m & bit:
                         self.to_item(it)
                         r.press(OK)
                 assert s.mask == m
-                assert s.t[fv.T_PTS] == "+%d" % self.shadow.points(m)
-                self.to_item(fv.IT_TAKE)
+                assert s.t_pts == "+%d" % self.shadow.points(m)
+                self.to_item(fs.IT_TAKE)
                 r.press(OK)
                 self.apply(fz.TAKE | m, g)
-            elif ph == fz.DECIDE:
+            elif ph == fz.PH_DECIDE:
                 self.saw("decide")
                 sh = self.shadow
                 run = sh.running(seat)
@@ -173,9 +173,9 @@ class Pilot(ui_rig.Player):
                 if self.pick(25) == 0:
                     stop = True  # now and then below 400: the warning
                 if stop:
-                    self.to_item(fv.IT_STOP)
+                    self.to_item(fs.IT_STOP)
                     r.press(OK)
-                    if s.view == fv.WARN:
+                    if s.view == fs.V_WARN:
                         self.warned += 1
                         continue
                     self.apply(fz.STOP, g)
@@ -185,7 +185,7 @@ class Pilot(ui_rig.Player):
                     if on and self.pick(2):
                         self.shake()
                     else:
-                        self.to_item(fv.IT_ROLL)
+                        self.to_item(fs.IT_ROLL)
                         r.press(OK)
                         if on:
                             r.wait(600)
@@ -214,12 +214,12 @@ def play_through(players, schedule, seed):
     p = Pilot(r, seed + 100)
     winner = p.play()
     sh = p.shadow
-    assert sh.phase == fz.OVER and sh.winner == winner
+    assert sh.phase == fz.PH_OVER and sh.winner == winner
     assert sh.totals[winner] >= fz.GOAL and sh.totals[winner] == max(sh.totals)
     s = r.app.screen
     # The winner view shows the core's winner and totals, computed by the core.
-    assert s.view == fv.WINNER
-    assert s.t[fv.T_B] == str(sh.totals[winner])
+    assert s.view == fs.V_WINNER
+    assert s.t_line2 == str(sh.totals[winner])
     k = 0
     for seat in range(players):
         if seat != winner:
@@ -278,9 +278,9 @@ def test_odds_hint_follows_the_setting():
     assert s.game.phase == fz.PH_ROLL
     from core.odds import farkle_risk
     if s.game.common == 8:
-        assert s.t[fv.T_INFO] == "FARKLE RISK 0%"  # the WILD not declared: no 5-dice Farkle
+        assert s.t_info == "FARKLE RISK 0%"  # the WILD not declared: no 5-dice Farkle
     else:
-        assert s.t[fv.T_INFO] == "FARKLE RISK %d%%" % farkle_risk(5, s.game.usable())
+        assert s.t_info == "FARKLE RISK %d%%" % farkle_risk(5, s.game.usable())
     r.app.settings[6] = 0  # S_ODDS off
     r.press(ui_rig.BACK)
     m = r.app.screen
@@ -288,7 +288,7 @@ def test_odds_hint_follows_the_setting():
     m.cur = 0
     r.press(OK)
     s = r.app.screen
-    assert s.NAME == "frenzy" and s.game.phase == fz.PH_ROLL and s.t[fv.T_INFO] == ""
+    assert s.NAME == "frenzy" and s.game.phase == fz.PH_ROLL and s.t_info == ""
 
 
 def test_wild_risk_counts_rolls_no_value_helps():

@@ -17,7 +17,6 @@ from core.dice import Dice
 from test_ui_frenzy import Pilot, start_game
 from test_ui_golden import compare
 from ui import frenzy_screen as fs
-from ui import frenzy_views as fv
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -44,7 +43,7 @@ def _select(r, dice, common=False):
         _to(r, i)
         r.press(OK)
     if common:
-        _to(r, fv.IT_COMMON)
+        _to(r, fs.IT_COMMON)
         r.press(OK)
 
 
@@ -63,88 +62,88 @@ def test_golden_frenzy_screens():
     r = ui_rig.Rig("gold_fz", seed=31)
     r.app.dice = Dice(Script(SCRIPT, 77))
     start_game(r, 2, fz.RELAY)
-    _check(r, fv.PLAY, fz.COMMON, 0)
+    _check(r, fs.V_PLAY, fz.PH_COMMON, 0)
     compare("fz_common", r.frame())
     _roll(r)                                   # the Common Die: WILD
-    s = _check(r, fv.PLAY, fz.PH_ROLL, 0)
-    assert s.game.common == 8 and s.t[fv.T_INFO] == "FARKLE RISK 0%"
+    s = _check(r, fs.V_PLAY, fz.PH_ROLL, 0)
+    assert s.game.common == 8 and s.t_info == "FARKLE RISK 0%"
     _roll(r)                                   # RED: 2 2 3 4 6
-    _check(r, fv.PLAY, fz.PH_WILD)
+    _check(r, fs.V_PLAY, fz.PH_WILD)
     r.press(NEXT)                              # the WILD is a 2
     assert s.wildv == 2
     compare("fz_wild", r.frame())
     r.press(OK)
-    _check(r, fv.PLAY, fz.PH_TAKE)
+    _check(r, fs.V_PLAY, fz.PH_TAKE)
     _select(r, (0, 1), True)
-    assert s.t[fv.T_PTS] == "+200"
+    assert s.t_pts == "+200"
     compare("fz_take", r.frame())
-    _to(r, fv.IT_TAKE)
+    _to(r, fs.IT_TAKE)
     r.press(OK)
-    _check(r, fv.PLAY, fz.DECIDE)
-    assert s.t[fv.T_RUN] == "200" and s.game.riser(0) == 2
-    assert s.t[fv.T_INFO].startswith("FARKLE RISK ")
+    _check(r, fs.V_PLAY, fz.PH_DECIDE)
+    assert s.t_run == "200" and s.game.riser(0) == 2
+    assert s.t_info.startswith("FARKLE RISK ")
     compare("fz_decide", r.frame())
-    _to(r, fv.IT_STOP)
+    _to(r, fs.IT_STOP)
     r.press(OK)
-    _check(r, fv.WARN)
+    _check(r, fs.V_WARN)
     compare("fz_warn", r.frame())
     r.press(OK)                                # NO: keep playing
-    _check(r, fv.PLAY, fz.DECIDE)
-    _to(r, fv.IT_ROLL)
+    _check(r, fs.V_PLAY, fz.PH_DECIDE)
+    _to(r, fs.IT_ROLL)
     _roll(r)                                   # 2 3 4: Farkle
-    _check(r, fv.FARKLE)
-    assert s.t[fv.T_A] == "RED LOST 200"
+    _check(r, fs.V_FARKLE)
+    assert s.t_line1 == "RED LOST 200"
     compare("fz_farkle", r.frame())
     r.press(OK)
     assert r.screen == "pass" and r.app.screen.seat == 1
     r.press(OK)
-    _check(r, fv.PLAY, fz.PH_ROLL, 1)
+    _check(r, fs.V_PLAY, fz.PH_ROLL, 1)
     compare("fz_roll", r.frame())
     _roll(r)                                   # GREEN: 1 1 1 5 5
     _select(r, (0, 1, 2, 3, 4))
-    _to(r, fv.IT_TAKE)
+    _to(r, fs.IT_TAKE)
     r.press(OK)
-    _check(r, fv.PLAY, fz.DECIDE, 1)
-    assert s.game.riser(1) == 5 and s.t[fv.T_PTS] == "FULL!"
+    _check(r, fs.V_PLAY, fz.PH_DECIDE, 1)
+    assert s.game.riser(1) == 5 and s.t_pts == "FULL!"
     compare("fz_full", r.frame())
-    _to(r, fv.IT_STOP)
+    _to(r, fs.IT_STOP)
     r.press(OK)
-    _check(r, fv.SUMMARY)
+    _check(r, fs.V_SUMMARY)
     # GREEN's fill in step 1 stopped RED at step 1 (Relay cuts retroactively): RED's
     # Farkle in step 2 does not count, RED keeps 200, below the 400 entry.
     assert s.t_cols[0] == "200<400" and s.t_cols[1] == "+400" and s.t_tot[1] == "400", (
         s.t_cols, s.t_tot)
     compare("fz_summary", r.frame())
     r.press(OK)                                # round 2: GREEN holds the device already
-    _check(r, fv.PLAY, fz.COMMON, 1)
+    _check(r, fs.V_PLAY, fz.PH_COMMON, 1)
     _roll(r)                                   # 2X
     _roll(r)                                   # GREEN: five 1s
     _select(r, (0, 1, 2, 3, 4))
-    _to(r, fv.IT_TAKE)
+    _to(r, fs.IT_TAKE)
     r.press(OK)
-    _to(r, fv.IT_STOP)
+    _to(r, fs.IT_STOP)
     r.press(OK)
     assert r.screen == "pass" and r.app.screen.seat == 0
     r.press(OK)
-    _check(r, fv.PLAY, fz.PH_ROLL, 0)
+    _check(r, fs.V_PLAY, fz.PH_ROLL, 0)
     _roll(r)                                   # RED: 5 2 3 4 6
     _select(r, (0,))
-    _to(r, fv.IT_TAKE)
+    _to(r, fs.IT_TAKE)
     r.press(OK)
-    _check(r, fv.NOTICE)
-    assert (s.t[fv.T_A], s.t[fv.T_B], s.t[fv.T_C]) == ("GREEN FILLED THE RISER:", "YOU STOP WITH", "50")
+    _check(r, fs.V_NOTICE)
+    assert (s.t_line1, s.t_line2, s.t_line3) == ("GREEN FILLED THE RISER:", "YOU STOP WITH", "50")
     compare("fz_notice", r.frame())
     r.press(OK)
-    _check(r, fv.SUMMARY)
-    assert "2^" in s.t[fv.T_A]
+    _check(r, fs.V_SUMMARY)
+    assert "2^" in s.t_line1
     assert s.t_cols[0] == "100<400" and s.t_cols[1] == "+4000" and s.t_tot[1] == "4400"
     compare("fz_summary_2x", r.frame())
     # On to the winner with the pilot, checked against a shadow from here on.
     p = Pilot(r, 5)
     p.shadow = fz.Game.from_bytes(s.game.to_bytes())
     winner = p.play()
-    s = _check(r, fv.WINNER)
-    assert s.game.winner == winner and s.t[fv.T_B] == str(p.shadow.totals[winner])
+    s = _check(r, fs.V_WINNER)
+    assert s.game.winner == winner and s.t_line2 == str(p.shadow.totals[winner])
     compare("fz_winner", r.frame())
 
 
@@ -168,20 +167,20 @@ def test_golden_frenzy_tie_round():
     r.app.show(fs.FrenzyScreen(r.app, g, None))
     _roll(r)                                   # the Common Die: 5
     for seat in range(2):
-        _check(r, fv.PLAY, fz.PH_ROLL, seat)
+        _check(r, fs.V_PLAY, fz.PH_ROLL, seat)
         _roll(r)
         _select(r, (0, 1, 2, 3, 4))
-        _to(r, fv.IT_TAKE)
+        _to(r, fs.IT_TAKE)
         r.press(OK)
-        _to(r, fv.IT_STOP)
+        _to(r, fs.IT_STOP)
         r.press(OK)
         if seat == 0:
             assert r.screen == "pass"
             r.press(OK)
-    s = _check(r, fv.SUMMARY)
+    s = _check(r, fs.V_SUMMARY)
     assert g.totals == [10000, 10000] and g.winner == -1
-    assert s.t[fv.T_B] == "TIE: ONE MORE ROUND" and s.ov[39] >> 4 == 3, s.t[fv.T_B]
+    assert s.t_line2 == "TIE: ONE MORE ROUND" and s.ov[39] >> 4 == 3, s.t_line2
     compare("fz_tie", r.frame())
     r.press(OK)
-    s = _check(r, fv.PLAY, fz.COMMON, 1)       # GREEN rolls the Common Die next
-    assert s.t[fv.T_HEAD] == "ROUND 6 TIE", s.t[fv.T_HEAD]
+    s = _check(r, fs.V_PLAY, fz.PH_COMMON, 1)       # GREEN rolls the Common Die next
+    assert s.t_head == "ROUND 6 TIE", s.t_head

@@ -13,10 +13,10 @@ scenario runs).
 """
 import ui_rig
 from core import frenzy as fz
+from core.frenzy_score import COMMON_BIT
 from core.seeded import Seeded
 from test_ui_frenzy import start_game
 from ui import frenzy_screen as fs
-from ui import frenzy_views as fv
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -29,18 +29,18 @@ _MIX = b"\x02\x02\x02\x02\x02\x02\x01\x01\x01\x00\x00\x04\x04\x05"
 def offered_ok(s):
     """Every item the Frenzy screen offers now is allowed by the core."""
     g = s.game
-    if s.view != fv.PLAY or g.phase == fz.OVER:
+    if s.view != fs.V_PLAY or g.phase == fz.PH_OVER:
         return
     legal = g.legal()
     for i in range(s.nitems):
         it = s.items[i]
-        if it == fv.IT_ROLL:
+        if it == fs.IT_ROLL:
             assert fz.ROLL in legal or fz.COMMON_ROLL in legal, legal
-        elif it == fv.IT_STOP:
+        elif it == fs.IT_STOP:
             assert fz.STOP in legal, legal
-        elif it == fv.IT_COMMON:
-            assert any(d & fz.COMMON_BIT for d in legal if d & 0xF00 == fz.TAKE)
-        elif it == fv.IT_TAKE:
+        elif it == fs.IT_COMMON:
+            assert any(d & COMMON_BIT for d in legal if d & 0xF00 == fz.TAKE)
+        elif it == fs.IT_TAKE:
             assert g.phase == fz.PH_TAKE
             if s.ok_take[s.mask]:
                 assert fz.TAKE | s.mask in legal
@@ -48,8 +48,8 @@ def offered_ok(s):
             assert it < g.nrolled and g.phase == fz.PH_TAKE
     if g.phase == fz.PH_WILD:
         assert fz.DECLARE | s.wildv in legal
-    assert s.rolling == (g.phase in (fz.COMMON, fz.PH_ROLL) or (
-        g.phase == fz.DECIDE and s.roll_on))
+    assert s.rolling == (g.phase in (fz.PH_COMMON, fz.PH_ROLL) or (
+        g.phase == fz.PH_DECIDE and s.roll_on))
 
 
 def _continue(r):
@@ -71,12 +71,12 @@ def steer_take(r, pick):
     want = legal[pick % len(legal)] & 0x3F
     for i in range(s.nitems):
         it = s.items[i]
-        bit = fz.COMMON_BIT if it == fv.IT_COMMON else (1 << it if it < 5 else 0)
+        bit = COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
         if (s.mask ^ want) & bit:
             _press_to(r, it)
             r.press(OK)
     assert s.mask == want and s.ok_take[want]
-    _press_to(r, fv.IT_TAKE)
+    _press_to(r, fs.IT_TAKE)
     r.press(OK)
 
 
@@ -89,7 +89,7 @@ def mash(players, schedule, seed, events):
         b = rnd(2)
         what = _MIX[b[0] % len(_MIX)]
         s = r.app.screen
-        if s.NAME == "frenzy" and s.view == fv.PLAY and s.game.phase == fz.PH_TAKE:
+        if s.NAME == "frenzy" and s.view == fs.V_PLAY and s.game.phase == fz.PH_TAKE:
             stuck += 1
             if stuck > 24:
                 stuck = 0
@@ -124,10 +124,10 @@ def mash(players, schedule, seed, events):
             blob = g.to_bytes()
             assert fz.Game.from_bytes(blob).to_bytes() == blob
             offered_ok(s)
-            if g.phase != fz.OVER:
+            if g.phase != fz.PH_OVER:
                 assert g.legal()
             rounds = g.round
-            if s.view == fv.WINNER:
+            if s.view == fs.V_WINNER:
                 # The game is over: start another one.
                 r.wait(700)
                 r.press(OK)
@@ -167,9 +167,9 @@ def _to_take(r):
     start_game(r, 1, fz.RELAY)
     for _ in range(60):
         s = r.app.screen
-        if s.view == fv.PLAY and s.game.phase == fz.PH_TAKE:
+        if s.view == fs.V_PLAY and s.game.phase == fz.PH_TAKE:
             return s
-        if s.view != fv.PLAY or s.game.phase == fz.DECIDE:
+        if s.view != fs.V_PLAY or s.game.phase == fz.PH_DECIDE:
             r.press(OK)  # close overlays; in DECIDE the cursor is on ROLL
         elif s.game.phase == fz.PH_WILD:
             r.press(OK)
@@ -194,7 +194,7 @@ def test_frenzy_frames_allocate_nothing():
     ui_rig.alloc_over(r, 16, feed)  # every item drawn once first
     used = ui_rig.alloc_over(r, FRAMES, feed)
     assert used == 0, "dice cursor: %d bytes in %d frames" % (used, FRAMES)
-    assert s.view == fv.PLAY and s.game.phase == fz.PH_TAKE
+    assert s.view == fs.V_PLAY and s.game.phase == fz.PH_TAKE
 
 
 def test_frenzy_tumble_allocates_nothing():
@@ -202,7 +202,7 @@ def test_frenzy_tumble_allocates_nothing():
     r.wait(1500)
     start_game(r, 2, fz.RELAY)
     s = r.app.screen
-    assert s.rolling and s.game.phase == fz.COMMON
+    assert s.rolling and s.game.phase == fz.PH_COMMON
     r.dev.queue.put(0x50)  # SHAKE_START: the Common Die tumbles until SHAKE_END
     r.step(2)
     assert r.app.tumbling

@@ -11,7 +11,7 @@ import framebuf
 import ui_rig
 from ui_rig import faces as _faces, scripted as _rig
 from test_ui_frenzy import start_game
-from ui import frenzy_views as fv
+from ui import frenzy_screen as fs
 from ui import gfx
 
 OK = ui_rig.OK
@@ -57,25 +57,25 @@ def test_frenzy_take_not_possible_stays_legible():
     s = _to_take(r)
     assert s.mask == 0
     assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
-    assert s.t[fv.T_INFO] == "OK: PICK SCORING DICE", s.t[fv.T_INFO]
+    assert s.t_info == "OK: PICK SCORING DICE", s.t_info
     # A die that does not score: TAKE still reads, the line says why it cannot.
     r.press(OK)          # the first die, a 2
     assert s.mask == 1
     assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
-    assert s.t[fv.T_INFO] == "NOT ALL OF THESE SCORE", s.t[fv.T_INFO]
+    assert s.t_info == "NOT ALL OF THESE SCORE", s.t_info
     # The 5 alone scores: TAKE can be pressed.
     r.press(OK)
     r.press(NEXT)
     r.press(OK)
     assert s.mask == 2
-    assert s.t[fv.T_INFO] == "TAKE: SET THEM ASIDE", s.t[fv.T_INFO]
+    assert s.t_info == "TAKE: SET THEM ASIDE", s.t_info
     # The Common Die alone cannot score.
     r.press(OK)
-    while s.items[s.cur] != fv.IT_COMMON:
+    while s.items[s.cur] != fs.IT_COMMON:
         r.press(NEXT)
     r.press(OK)
     assert s.mask == 0x20, s.mask
-    assert s.t[fv.T_INFO] == "ADD A ROLLED DIE TOO", s.t[fv.T_INFO]
+    assert s.t_info == "ADD A ROLLED DIE TOO", s.t_info
 
 
 class _App:

@@ -115,7 +115,7 @@ def test_new_game_without_a_save_does_not_ask():
 # ---- 2. a Farkle with nothing to lose says FARKLE, not "LOST 0" -----------------------
 
 def test_farkle_on_the_first_roll_does_not_say_lost_0():
-    from ui import frenzy_views as fv
+    from ui import frenzy_screen as fs
     # The Common Die shows 2X (no number to score with); RED rolls 2 3 4 6 2.
     r = _scripted("pol_farkle", bytes((4,)) + _faces(2, 3, 4, 6, 2))
     start_game(r, 2, 0)
@@ -124,8 +124,8 @@ def test_farkle_on_the_first_roll_does_not_say_lost_0():
     r.press(OK)                          # RED's dice
     r.wait(600)
     s = r.app.screen
-    assert s.view == fv.FARKLE and s.ov[19] == 0 and s.ov[20:23] == bytes(3), (s.view, s.ov)
-    assert s.t[fv.T_A] == "RED FARKLED", s.t[fv.T_A]
+    assert s.view == fs.V_FARKLE and s.ov[19] == 0 and s.ov[20:23] == bytes(3), (s.view, s.ov)
+    assert s.t_line1 == "RED FARKLED", s.t_line1
     x = (128 - gfx.width("RED FARKLED", gfx.MEDIUM)) // 2
     assert _text_intact(r.frame(), "RED FARKLED", x, 40, gfx.MEDIUM)
 
@@ -147,7 +147,7 @@ def _record(r):
 def test_declaring_the_wild_sounds():
     from core import frenzy as fz
     from test_ui_frenzy_golden import _roll
-    from ui import frenzy_views as fv
+    from ui import frenzy_screen as fs
     from ui import sounds
     # The Common Die shows WILD; RED rolls 2 2 3 4 6 and declares the WILD a 2.
     r = _scripted("pol_wild", bytes((5,)) + _faces(2, 2, 3, 4, 6))
@@ -155,7 +155,7 @@ def test_declaring_the_wild_sounds():
     _roll(r)
     _roll(r)
     s = r.app.screen
-    assert s.view == fv.PLAY and s.game.phase == fz.PH_WILD, (s.view, s.game.phase)
+    assert s.view == fs.V_PLAY and s.game.phase == fz.PH_WILD, (s.view, s.game.phase)
     plays = _record(r)
     r.press(NEXT)
     assert plays == [sounds.SELECT], plays       # choosing: the cursor click
@@ -167,7 +167,7 @@ def test_declaring_the_wild_sounds():
 def test_filled_the_riser_notice_sounds():
     from core import frenzy as fz
     from test_ui_frenzy_golden import _roll, _select, _to
-    from ui import frenzy_views as fv
+    from ui import frenzy_screen as fs
     from ui import sounds
     # Relay, the Common Die 2X: RED fills the riser with five 1s and stops; GREEN
     # takes a 5 and is stopped by RED's fill: the notice opens with the fill sound.
@@ -176,26 +176,26 @@ def test_filled_the_riser_notice_sounds():
     _roll(r)
     _roll(r)
     _select(r, (0, 1, 2, 3, 4))
-    _to(r, fv.IT_TAKE)
+    _to(r, fs.IT_TAKE)
     plays = _record(r)
     r.press(OK)
     assert sounds.SAFE in plays, plays           # RED's own fill
-    _to(r, fv.IT_STOP)
+    _to(r, fs.IT_STOP)
     r.press(OK)
     assert r.screen == "pass"
     r.press(OK)
     _roll(r)                                     # GREEN: 5 2 3 4 6
     _select(r, (0,))
-    _to(r, fv.IT_TAKE)
+    _to(r, fs.IT_TAKE)
     del plays[:]
     r.press(OK)
     s = r.app.screen
-    assert s.view == fv.NOTICE and s.t[fv.T_A] == "RED FILLED THE RISER:", (s.view, s.t[fv.T_A])
+    assert s.view == fs.V_NOTICE and s.t_line1 == "RED FILLED THE RISER:", (s.view, s.t_line1)
     assert plays == [sounds.SAFE], plays
     # Closing it plays nothing more than the summary's own screen.
     del plays[:]
     r.press(OK)
-    assert s.view == fv.SUMMARY and s.game.phase != fz.OVER
+    assert s.view == fs.V_SUMMARY and s.game.phase != fz.PH_OVER
     assert sounds.SAFE not in plays, plays
 
 

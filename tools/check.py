@@ -195,11 +195,6 @@ def run_ruff(out=sys.stdout):
     return 0 if res.returncode == 0 else 1
 
 
-# Left for the Frenzy consolidation (issue 14, helper R1): its _aside and __getattr__ go
-# there. Delete at merge.
-_PENDING = ("firmware/core/frenzy.py",)
-
-
 class _House(ast.NodeVisitor):
     def __init__(self, rel, src):
         self.rel = rel
@@ -229,14 +224,13 @@ class _House(ast.NodeVisitor):
             self._module(node, node.module)
 
     def visit_FunctionDef(self, node):
-        if node.name == "__getattr__" and self.rel not in _PENDING:
+        if node.name == "__getattr__":
             self._bad(node, "__getattr__ in device code: load by a plain import, name "
                       "things by their own names")
         self.generic_visit(node)
 
     def visit_Call(self, node):
-        if isinstance(node.func, ast.Name) and node.func.id == "__import__" \
-                and self.rel not in _PENDING:
+        if isinstance(node.func, ast.Name) and node.func.id == "__import__":
             self._bad(node, "import by string (__import__): write a plain import")
         self.generic_visit(node)
 

@@ -21,7 +21,7 @@ Report: games, rounds_per_game (mean), farkle_rate per number of dice rolled
 from core import frenzy as F
 from core.dice import Dice, TWOX, WILD
 from core.seeded import Seeded
-from core.frenzy_score import _selections, _table
+from core.frenzy_score import COMMON_BIT, ones_table, selections_of
 from seeded_pick import Pick as _Pick
 
 _FACE_KEYS = {1: "1", 5: "5", TWOX: "2X", WILD: "WILD"}
@@ -34,8 +34,8 @@ def best_selection(rolled, n, common, t):
     best = None
     bp = -1
     bk = 0
-    for m, p in _selections(rolled, n, common, t):
-        k = _POP[m & 0x1F] * 2 + (1 if m & F.COMMON_BIT else 0)
+    for m, p in selections_of(rolled, n, common, t):
+        k = _POP[m & 0x1F] * 2 + (1 if m & COMMON_BIT else 0)
         if p > bp or (p == bp and k < bk):
             best = m
             bp = p
@@ -147,7 +147,7 @@ def run(opts):
         sched = F.LOCKSTEP
     else:
         raise ValueError("schedule must be relay or lockstep, got %r" % (sched,))
-    _table(ones)
+    ones_table(ones)
     limit = 0
     if policy.startswith("greedy:"):
         limit = int(policy[7:])

@@ -1,8 +1,5 @@
 """Farkle Frenzy rules engine (RULES.md section 2), a state machine over step records.
 
-The scoring a game needs (points_of, the Farkle test) is below; the checked public
-helpers score, is_farkle and selections are in core.frenzy_score.
-
 A round is a pure function of the players' per-step records (`resolve`). Each seat
 keeps one bytearray, 4 bytes per step: a code byte and its running total after the
 step in units of 50 (3 bytes, big-endian). Code byte: bits 0-1 the outcome
@@ -17,13 +14,11 @@ Both schedules append to the same records and call the same `resolve`:
   step the resolution runs over all records so far and the player keeps rolling
   only while it says so (a later player's fill cuts earlier records retroactively).
 
-Names: the contract's phases ROLL, WILD and TAKE share their names with the
-decisions ROLL and TAKE and with the Common Die face WILD (8, from core.dice), so
-the phases are PH_COMMON, PH_ROLL, PH_WILD, PH_TAKE, PH_DECIDE, PH_OVER (values
-0-5 as in the contract; COMMON, DECIDE and OVER also exist unprefixed) while ROLL
-and TAKE are the decisions and WILD/TWOX the faces. They are defined in
-core.frenzy_names; the firmware uses private const copies, and frenzy.ROLL still
-works for host code (the module __getattr__ reads core.frenzy_names).
+Codes (below): schedules RELAY, LOCKSTEP; phases PH_COMMON, PH_ROLL, PH_WILD,
+PH_TAKE, PH_DECIDE, PH_OVER (the PH_ prefix because ROLL and TAKE are decisions
+too and WILD is a Common Die face, core.dice.WILD); decisions COMMON_ROLL, ROLL,
+DECLARE | value, TAKE | selection mask (core.frenzy_score.COMMON_BIT marks the
+Common Die), STOP; seat statuses ROLLING, STOPPED, FARKLED, OUT.
 
 Flow of one step of a player: phase PH_ROLL (decision ROLL rolls the free dice;
 after a fill all five) -> [phase PH_WILD for the roller's first roll when the Common
@@ -45,6 +40,10 @@ Notes (transient, not saved): ("common", seat, face), ("wild", seat, value),
 ("stopped_by", seat, filler_seat, running), ("stop", seat, running),
 ("round_end", round), ("tie", mask_of_tied_seats), ("win", seat). In Relay a
 "stopped_by" may name an earlier player whose record a later fill cut.
+
+Illegal decisions raise ValueError; their wording is in core.frenzy_why, loaded only
+then. to_bytes()/from_bytes(): the version byte, a 23-byte header, then per seat its
+scores and step records; from_bytes() checks every field (ValueError when malformed).
 """
 
 try:
@@ -53,53 +52,37 @@ except ImportError:
     def const(x):
         return x
 
-_TYPES = const(0)  # for pyright only (on the device "if 0:" is no code)
-if _TYPES:
-    from core.dice import Dice
+from core.dice import TWOX, WILD
+from core.frenzy_score import COMMON_BIT, dice_in, farkle_of, ones_table, points_of, \
+    selections_of
 
-# Common Die faces (core.dice.TWOX and WILD)
-_TWOX = const(7)
-_WILD = const(8)
+# Schedules
+RELAY = const(0)
+LOCKSTEP = const(1)
 
-# ---- scoring kernel -----------------------------------------------------------
-# What a game needs to score lives here; the checked public helpers (score,
-# is_farkle, selections) are in core.frenzy_score, which a game never loads.
-# A set of dice (rolled dice plus the Common Die's number when it is used) scores
-# when ALL of it splits into combinations; its score is the best such split. Every
-# combination except the six-dice ones (straight, three pairs, four of a kind plus a
-# pair, two triplets) uses one value only, so the best split is the sum of the best
-# split of each value's count, compared with the six-dice combinations when there
-# are six dice. Sets are handled as a "key": the count of value v in bits
-# 3(v-1)..3(v-1)+2.
+# Phases
+PH_COMMON = const(0)  # the round's roller shakes the Common Die
+PH_ROLL = const(1)
+PH_WILD = const(2)  # the roller declares the WILD's value
+PH_TAKE = const(3)
+PH_DECIDE = const(4)  # roll on or stop
+PH_OVER = const(5)
 
-_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT: the Common Die in a mask
-_B = const(255)  # (in the table) these dice cannot all be used
+# Decisions: the kind in bits 8-11, its argument in bits 0-7
+COMMON_ROLL = const(0x100)
+ROLL = const(0x200)
+DECLARE = const(0x300)  # | value 1-6
+TAKE = const(0x400)  # | selection mask
+STOP = const(0x500)
 
-# Best score of k dice (k = 0..6) all showing value v, in units of 50; _B (\xff)
-# when they cannot all be used. Row v-1 of 7 entries; first 42 bytes for three 1s =
-# 300, the next 42 for three 1s = 1000. Worked out per count:
-#   1s: 1 -> 100, 2 -> 200, 3 -> 300|1000, 4 -> four of a kind 1000 (or with
-#       the 1000 table three 1s + a 1 = 1100), 5 -> 2000, 6 -> 3000
-#   5s: 50, 100, 500, 1000, 2000, 3000
-#   2,3,4,6: only 3+ of them: N x 100, 1000, 2000, 3000
-# Then (offset 84) the population count of 5-bit masks, 32 bytes.
-_PER_VALUE = (  # one bytes literal: a tuple of ints would stay in RAM too
-    b"\x00\x02\x04\x06\x14\x28\x3c"
-    b"\x00\xff\xff\x04\x14\x28\x3c"
-    b"\x00\xff\xff\x06\x14\x28\x3c"
-    b"\x00\xff\xff\x08\x14\x28\x3c"
-    b"\x00\x01\x02\x0a\x14\x28\x3c"
-    b"\x00\xff\xff\x0c\x14\x28\x3c"
-    b"\x00\x02\x04\x14\x16\x28\x3c"
-    b"\x00\xff\xff\x04\x14\x28\x3c"
-    b"\x00\xff\xff\x06\x14\x28\x3c"
-    b"\x00\xff\xff\x08\x14\x28\x3c"
-    b"\x00\x01\x02\x0a\x14\x28\x3c"
-    b"\x00\xff\xff\x0c\x14\x28\x3c"
-    b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
-    b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
-)
-_POP = const(84)
+# Seat status in a round
+ROLLING = const(0)
+STOPPED = const(1)
+FARKLED = const(2)
+OUT = const(3)
+
+GOAL = const(10000)
+ENTRY = const(400)  # a seat's first counted round needs this much
 
 # ---- generated by tools/gen_odds.py: do not edit ----
 # Farkle risk (%, rounded) of a roll: index (ndice - 1) * 7 + the Common Die's usable
@@ -111,119 +94,17 @@ RISK = (
 )
 # ---- end of generated ----
 
-
-def _score_key(key, n, t):
-    """Best complete split of the set `key` of `n` dice; 0 if none."""
-    tot = 0
-    k = key
-    i = t
-    while k:
-        x = _PER_VALUE[i + (k & 7)]
-        if x == _B:
-            tot = -1
-            break
-        tot += x
-        k >>= 3
-        i += 7
-    best = tot * 50 if tot > 0 else 0
-    if n == 6:
-        # Six-dice combinations: count how many values show 1, 2, 3 or 4 times.
-        k = key
-        ones_ = twos = threes = fours = 0
-        while k:
-            c = k & 7
-            if c == 1:
-                ones_ += 1
-            elif c == 2:
-                twos += 1
-            elif c == 3:
-                threes += 1
-            elif c == 4:
-                fours += 1
-            k >>= 3
-        six = 0
-        if threes == 2:
-            six = 2500
-        elif ones_ == 6 or twos == 3 or (fours and twos):
-            six = 1500  # straight, three pairs, four of a kind plus a pair
-        if six > best:
-            best = six
-    return best
-
-
-def _is_farkle(rolled, n, common):
-    # Without the Common Die a roll scores when it has a 1, a 5 or three of a kind.
-    # With its number c it also scores with two c's (three of a kind) or with two
-    # pairs beside a single c (three pairs). Everything bigger contains one of these.
-    c = _cnt
-    for i in range(7):
-        c[i] = 0
-    for i in range(n):
-        v = rolled[i]
-        if v == 1 or v == 5:
-            return False
-        c[v] += 1
-        if c[v] >= 3:
-            return False
-    if common is None:
-        return True
-    if c[common] >= 2:
-        return False
-    if c[common] == 1 and n == 5:
-        pairs = 0
-        for v in (2, 3, 4, 6):
-            if c[v] == 2:
-                pairs += 1
-        if pairs == 2:
-            return False
-    return True
-
-
-_cnt = bytearray(7)
-
-
-def points_of(rolled, n, common, mask, t):
-    """Points of one selection `mask` of the first n rolled dice (0 if it does not score)."""
-    if mask & ~(((1 << n) - 1) | _COMMON_BIT) or not mask & 0x1F:
-        return 0
-    key = 0
-    k = 0
-    for i in range(n):
-        if mask >> i & 1:
-            key += 1 << 3 * (rolled[i] - 1)
-            k += 1
-    if mask & _COMMON_BIT:
-        if common is None:
-            return 0
-        key += 1 << 3 * (common - 1)
-        k += 1
-    return _score_key(key, k, t)
-
-
-# The codes of core.frenzy_names, as private consts (no heap; see there).
-_RELAY = const(0)  # core.frenzy_names.RELAY
-_COMMON = const(0)  # core.frenzy_names.COMMON (phases)
-_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
-_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
-_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
-_DECIDE = const(4)  # core.frenzy_names.DECIDE
-_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL (decisions)
-_ROLL = const(0x200)  # core.frenzy_names.ROLL
-_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
-_TAKE = const(0x400)  # core.frenzy_names.TAKE
-_STOP = const(0x500)  # core.frenzy_names.STOP
-_ROLLING = const(0)  # core.frenzy_names.ROLLING (seat status)
-_STOPPED = const(1)  # core.frenzy_names.STOPPED
-_FARKLED = const(2)  # core.frenzy_names.FARKLED
-_OUT = const(3)  # core.frenzy_names.OUT
-
-# A step record's outcome (bits 0-1 of its code byte)
+# A step record's outcome (bits 0-1 of its code byte), and its flags
 _R_PENDING = const(0)
 _R_CONT = const(1)
 _R_STOP = const(2)
 _R_FARKLE = const(3)
 _FILLED = const(4)
 _CUSED = const(0x40)
+
+# The save's layout
+_VERSION = const(1)
+_HEAD = const(23)
 
 
 def resolve(recs, mask, roller, st, end, by):
@@ -242,10 +123,10 @@ def resolve(recs, mask, roller, st, end, by):
         by[s] = 0
         end[s] = 0
         if mask >> s & 1:
-            st[s] = _ROLLING
+            st[s] = ROLLING
             active |= 1 << s
         else:
-            st[s] = _OUT
+            st[s] = OUT
     k = 0
     while active:
         filled = 0
@@ -265,9 +146,9 @@ def resolve(recs, mask, roller, st, end, by):
             if o == _R_PENDING:
                 continue  # this step is being played: still rolling
             if o == _R_FARKLE:
-                st[s] = _FARKLED
+                st[s] = FARKLED
             elif o == _R_STOP:
-                st[s] = _STOPPED
+                st[s] = STOPPED
             else:
                 going |= 1 << s
             if c & _FILLED:
@@ -277,80 +158,52 @@ def resolve(recs, mask, roller, st, end, by):
         if filled:
             for s in range(n):
                 if going >> s & 1 and not filled >> s & 1:
-                    st[s] = _STOPPED
+                    st[s] = STOPPED
                     by[s] = first + 1
             going &= filled
         active = going
         k += 1
 
 
-def __getattr__(name):
-    """frenzy.ROLL and the other public codes, for host code (tests, tools): they live
-    in core.frenzy_names, which the firmware never loads (it uses the private consts)."""
-    if name[:2] == "__":
-        raise AttributeError(name)  # CPython's import asks for __path__ and the like
-    from core import frenzy_names
-    return getattr(frenzy_names, name)
-
-
-def _aside(pkg, name, *args):
-    """<pkg>.<name>.run(*args), imported for this one call and dropped right after
-    (from sys.modules and the package), so a game never holds that code: a new game's
-    setup (core.frenzy_new), the end of a round (core.frenzy_round), a save
-    (core.frenzy_save), the wording of a rejected decision (core.frenzy_why), loading a
-    save (core.frenzy_load), and ui.frenzy_screen's rarer texts (ui.frenzy_text,
-    ui.frenzy_table), its setup (ui.frenzy_start) and Continue (ui.frenzy_resume).
-    Under CPython (tests, tools) the module stays: memory is no concern there, and
-    importing it again at every save made long self-play runs ~3x slower. The unix
-    port's runs (bench, portable tests) take the device's path."""
-    import gc
-    full = pkg + "." + name
-    if not hasattr(gc, "mem_free"):
-        return getattr(__import__(full), name).run(*args)
-    import sys
-    gc.collect()  # the module's code then finds whole free pieces of the heap
-    try:
-        return getattr(__import__(full), name).run(*args)
-    finally:
-        sys.modules.pop(full, None)
-        p = sys.modules.get(pkg)
-        if p is not None and hasattr(p, name):
-            delattr(p, name)
-
-
 class Game:
-    # Set by core.frenzy_new (annotations only: no code, no heap on the device).
-    players: int
-    schedule: int
-    ones: int
-    round: int
-    roller: int
-    step: int
-    phase: int
-    player: int
-    common: int
-    wild: int
-    rolled: bytearray
-    nrolled: int
-    totals: list
-    round_scores: list
-    round_raw: list
-    in_round: int
-    winner: int
-    notes: list
-    _t: int
-    _dice: "Dice"  # or None: then apply() takes the values
-    _next: int
-    _rin: int
-    _recs: list
-    _st: bytearray
-    _end: list
-    _by: bytearray
+    """One game of Farkle Frenzy for 1-4 players (seats 0-3).
 
-    def __init__(self, players, schedule=_RELAY, ones=300, dice=None):
-        # The checks and the setup run once per game: their code is in core.frenzy_new,
-        # loaded for this call and dropped after.
-        _aside("core", "frenzy_new", self, players, schedule, ones, dice)
+    dice: a core.dice.Dice; None: every roll's values are passed to apply()."""
+
+    def __init__(self, players, schedule=RELAY, ones=300, dice=None):
+        if not isinstance(players, int) or players < 1 or players > 4:
+            raise ValueError("Farkle Frenzy needs 1-4 players, got %r" % (players,))
+        if schedule != RELAY and schedule != LOCKSTEP:
+            raise ValueError("schedule must be RELAY (0) or LOCKSTEP (1), got %r" % (schedule,))
+        self._t = ones_table(ones)  # the scoring table for this rule (ValueError if none)
+        self.players = players
+        self.schedule = schedule
+        self.ones = ones
+        self._dice = dice
+        self.round = 1
+        self.roller = 0
+        self._next = 1 % players  # the seat whose turn it would be next round
+        self.step = 0
+        self.phase = PH_COMMON
+        self.player = 0
+        self.common = 0  # the Common Die's face (0 before its first roll)
+        self.wild = 0  # the WILD's declared value, 0 until declared
+        self.rolled = bytearray(5)  # the current roll; 0 past nrolled
+        self.nrolled = 0
+        self.totals = [0] * players
+        self.round_scores = [0] * players  # the last round's, as counted
+        self.round_raw = [0] * players  # the last round's, before the 400 entry rule
+        self.in_round = (1 << players) - 1  # seats that play this round (a tie: fewer)
+        self._rin = self.in_round  # seats the records belong to
+        self.winner = -1
+        self._recs = [bytearray() for _ in range(players)]  # step records per seat
+        # What resolve() says of the records: per seat status, counted steps, and
+        # 1 + the seat whose fill stopped it (0: none).
+        self._st = bytearray(players)
+        self._end = [0] * players
+        self._by = bytearray(players)
+        self.notes = []
+        resolve(self._recs, self._rin, 0, self._st, self._end, self._by)
 
     # ---- queries -------------------------------------------------------------
 
@@ -368,7 +221,7 @@ class Game:
 
     def running(self, seat):
         """The seat's running total this round (as the resolution counts it)."""
-        if self._last(seat) < 0 or self._st[seat] == _FARKLED:
+        if self._last(seat) < 0 or self._st[seat] == FARKLED:
             return 0
         r = self._recs[seat]
         j = self._end[seat] * 4 - 3
@@ -380,7 +233,7 @@ class Game:
 
     def to_roll(self):
         """How many dice the current player's next roll takes (0 outside phases ROLL/DECIDE)."""
-        if self.phase != _PH_ROLL and self.phase != _DECIDE:
+        if self.phase != PH_ROLL and self.phase != PH_DECIDE:
             return 0
         r = self.riser(self.player)
         return 5 if r == 5 else 5 - r
@@ -389,67 +242,84 @@ class Game:
         """The Common Die's number: in PH_TAKE for this roll, in PH_ROLL and DECIDE
         for the next one; else None. now: for the roll just made, whatever the phase."""
         ph = self.phase
-        if not now and ph != _PH_TAKE and ph != _PH_ROLL and ph != _DECIDE:
+        if not now and ph != PH_TAKE and ph != PH_ROLL and ph != PH_DECIDE:
             return None
         num = self.common
-        if num == _WILD:
+        if num == WILD:
             num = self.wild  # 0 until declared
         elif num != 1 and num != 5:
             num = 0  # 2X is no number
         if not num:
             return None
         c = self._last(self.player)
-        if c < 0 or (c >> 3 & 7 == 5 and ph != _PH_TAKE):
+        if c < 0 or (c >> 3 & 7 == 5 and ph != PH_TAKE):
             return num  # none yet, or a fill: five dice again, it counts again
         return None if c & _CUSED else num
 
     def points(self, mask):
         """Points of the selection `mask` of the current roll (0 if it does not score)."""
-        if self.phase != _PH_TAKE or not isinstance(mask, int):
+        if self.phase != PH_TAKE or not isinstance(mask, int):
             return 0
         return points_of(self.rolled, self.nrolled, self.usable(), mask, self._t)
 
     def legal(self):
-        """The legal decisions now, as a list (for tests and tools; the screen derives
-        them from the phase and points(), so a game never loads this code)."""
-        from core.frenzy_score import legal
-        return legal(self)
+        """The legal decisions now, as a list: TAKE | each scoring selection in
+        PH_TAKE, DECLARE | 1-6 in PH_WILD, [] when the game is over. (The screen
+        derives them from the phase and points(), without building the list.)"""
+        ph = self.phase
+        if ph == PH_COMMON:
+            return [COMMON_ROLL]
+        if ph == PH_ROLL:
+            return [ROLL]
+        if ph == PH_WILD:
+            return [DECLARE | v for v in range(1, 7)]
+        if ph == PH_TAKE:
+            sel = selections_of(self.rolled, self.nrolled, self.usable(), self._t)
+            return [TAKE | m for m, _ in sel]
+        if ph == PH_DECIDE:
+            return [ROLL, STOP]
+        return []
 
     # ---- applying decisions --------------------------------------------------
 
     def apply(self, d, values=None):
-        # Only whether d is legal is checked here; why not is worded by _why.
+        """Apply decision d; `values` forces the dice of a roll (ROLL in PH_ROLL: one
+        per die rolled; COMMON_ROLL: the Common Die's face). ValueError if illegal."""
+        # Only whether d is legal is checked here; why not is worded by _refused.
         ph = self.phase
         ok = isinstance(d, int) and 0 <= d <= 0xFFF
         if ok:
             kind = d & 0xF00
             arg = d & 0xFF
-            if values is not None and not (kind == _ROLL and ph == _PH_ROLL) \
-                    and kind != _COMMON_ROLL:
+            if values is not None and not (kind == ROLL and ph == PH_ROLL) \
+                    and kind != COMMON_ROLL:
                 ok = False
-            elif ph == _COMMON or ph == _PH_ROLL:
-                ok = d == (_COMMON_ROLL if ph == _COMMON else _ROLL) \
+            elif ph == PH_COMMON or ph == PH_ROLL:
+                ok = d == (COMMON_ROLL if ph == PH_COMMON else ROLL) \
                     and (values is not None or self._dice is not None)
-            elif ph == _PH_WILD:
-                ok = kind == _DECLARE and 1 <= arg <= 6
-            elif ph == _PH_TAKE:
-                ok = kind == _TAKE
+            elif ph == PH_WILD:
+                ok = kind == DECLARE and 1 <= arg <= 6
+            elif ph == PH_TAKE:
+                ok = kind == TAKE
                 cn = self.usable()
                 p = points_of(self.rolled, self.nrolled, cn, arg, self._t) if ok else 0
                 ok = p > 0
             else:
-                ok = ph == _DECIDE and (d == _ROLL or d == _STOP)
+                ok = ph == PH_DECIDE and (d == ROLL or d == STOP)
         if not ok:
-            raise ValueError(_aside("core", "frenzy_why", self, d, values))
+            raise self._refused(d, values)
         seat = self.player
         rolled = self.rolled
-        if ph == _COMMON:
-            if values is None:
-                face = self._dice.common()
-            else:
+        dice = self._dice  # None: the values come with each roll (checked above)
+        if ph == PH_COMMON:
+            if values is not None:
                 face = values[0] if len(values) == 1 else 0
-                if face not in (1, 5, _TWOX, _WILD):
-                    raise ValueError(_aside("core", "frenzy_why", self, d, values))
+                if face not in (1, 5, TWOX, WILD):
+                    raise self._refused(d, values)
+            elif dice is not None:
+                face = dice.common()
+            else:
+                raise self._refused(d, values)
             self.notes = []
             self.notes.append(("common", self.roller, face))
             self.common = face
@@ -459,15 +329,15 @@ class Game:
             self._rin = self.in_round
             resolve(self._recs, self._rin, self.roller, self._st, self._end, self._by)
             self.step = 1
-            self.phase = _PH_ROLL
+            self.phase = PH_ROLL
             return
         r = self._recs[seat]
         j = len(r) - 4
-        if ph == _PH_TAKE:
+        if ph == PH_TAKE:
             c = r[j]
-            riser = (c >> 3 & 7) + _PER_VALUE[_POP + (arg & 0x1F)]
+            riser = (c >> 3 & 7) + dice_in(arg)
             c = (c & 3) | riser << 3 | (c & _CUSED)
-            if arg & _COMMON_BIT:
+            if arg & COMMON_BIT:
                 c |= _CUSED
             run = (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) + p // 50
             if run > 0xFFFFFF:
@@ -480,26 +350,26 @@ class Game:
             if riser == 5:
                 r[j] = c | _FILLED
                 self.notes.append(("fill", seat))
-                self.phase = _DECIDE
+                self.phase = PH_DECIDE
                 return
             # Would keeping on make any difference? Not when someone already filled
             # in this step: then the player is stopped here whatever they choose.
             r[j] = c | _R_CONT
             resolve(self._recs, self._rin, self.roller, _SCR_ST, _SCR_END, _SCR_BY)
-            if _SCR_ST[seat] == _STOPPED:
+            if _SCR_ST[seat] == STOPPED:
                 self._end_step()
                 return
             r[j] = c
-            self.phase = _DECIDE
+            self.phase = PH_DECIDE
             return
         self.notes = []
-        if ph == _DECIDE:
-            r[j] = (r[j] & ~3) | (_R_STOP if d == _STOP else _R_CONT)
-            if d == _STOP:
+        if ph == PH_DECIDE:
+            r[j] = (r[j] & ~3) | (_R_STOP if d == STOP else _R_CONT)
+            if d == STOP:
                 self.notes.append(("stop", seat, (r[j + 1] << 16 | r[j + 2] << 8 | r[j + 3]) * 50))
             self._end_step()
             return
-        if ph == _PH_ROLL:
+        if ph == PH_ROLL:
             c = self._last(seat)
             riser = cused = 0
             run = b"\0\0\0"
@@ -510,17 +380,17 @@ class Game:
                 if riser == 5:
                     riser = cused = 0  # took all five dice again: a new set
             n = 5 - riser
-            if values is None:
-                for i in range(n):
-                    rolled[i] = self._dice.d6()
-            else:
+            if values is not None:
                 if len(values) != n:
-                    raise ValueError(_aside("core", "frenzy_why", self, d, values))
+                    raise self._refused(d, values)
                 for v in values:
                     if not isinstance(v, int) or v < 1 or v > 6:
-                        raise ValueError(_aside("core", "frenzy_why", self, d, values))
+                        raise self._refused(d, values)
                 for i in range(n):
                     rolled[i] = values[i]
+            elif dice is not None:
+                for i in range(n):
+                    rolled[i] = dice.d6()
             for i in range(n, 5):
                 rolled[i] = 0
             self.nrolled = n
@@ -528,21 +398,21 @@ class Game:
             r.extend(run)
             self._end[seat] = len(r) // 4
             self.notes.append(("roll", seat))
-            if self.common == _WILD and not self.wild:
-                self.phase = _PH_WILD  # only the roller's first roll of the round gets here
+            if self.common == WILD and not self.wild:
+                self.phase = PH_WILD  # only the roller's first roll of the round gets here
                 return
         else:  # PH_WILD
             self.wild = arg
             self.notes.append(("wild", seat, arg))
         # The roll is made (and a WILD declared): a Farkle ends the step at once.
-        if _is_farkle(rolled, self.nrolled, self.usable(True)):
+        if farkle_of(rolled, self.nrolled, self.usable(True)):
             j = len(r) - 4
             r[j] = (r[j] & ~3) | _R_FARKLE
             r[j + 1] = r[j + 2] = r[j + 3] = 0
             self.notes.append(("farkle", seat))
             self._end_step()
         else:
-            self.phase = _PH_TAKE
+            self.phase = PH_TAKE
 
     def _end_step(self):
         n = self.players
@@ -554,16 +424,16 @@ class Game:
         resolve(self._recs, self._rin, self.roller, st, end, by)
         for s in range(n):
             b = by[s]
-            if b and (b != old[n + s] or old[s] != _STOPPED or old_end[s] != end[s]):
+            if b and (b != old[n + s] or old[s] != STOPPED or old_end[s] != end[s]):
                 self.notes.append(("stopped_by", s, b - 1, self.running(s)))
         seat = self.player
         rin = self._rin
         pos = (seat - self.roller) % n
         k = self.step
-        if self.schedule == _RELAY:
-            if st[seat] == _ROLLING:
+        if self.schedule == RELAY:
+            if st[seat] == ROLLING:
                 self.step += 1
-                self.phase = _PH_ROLL
+                self.phase = PH_ROLL
                 return
             k = 1
             for i in range(pos + 1, n):
@@ -571,7 +441,7 @@ class Game:
                 if rin >> s & 1 and not self._recs[s]:
                     self.player = s
                     self.step = k
-                    self.phase = _PH_ROLL
+                    self.phase = PH_ROLL
                     return
         else:
             # Later in this step, else the first still rolling in the next one.
@@ -579,30 +449,235 @@ class Game:
                 s = (self.roller + i) % n
                 if i == n:
                     k += 1
-                if st[s] == _ROLLING and rin >> s & 1 and \
+                if st[s] == ROLLING and rin >> s & 1 and \
                         (i >= n or len(self._recs[s]) == (k - 1) * 4):
                     self.player = s
                     self.step = k
-                    self.phase = _PH_ROLL
+                    self.phase = PH_ROLL
                     return
-        # The round is over: its scoring, the winner or a tie, the next round's roller
-        # (core.frenzy_round, loaded for this once-a-round call and dropped after).
-        _aside("core", "frenzy_round", self)
+        self._end_round()
 
-    # ---- serialization -------------------------------------------------------
+    def _refused(self, d, values):
+        """The ValueError for an illegal decision; its wording is rare text, loaded only
+        here."""
+        from core.frenzy_why import why
+        return ValueError(why(self, d, values))
+
+    # ---- the end of a round ----------------------------------------------------
+
+    def _end_round(self):
+        """Nobody rolls on: the round's scores, the winner or a tie round among the
+        leaders past the goal, else the next round's roller."""
+        n = self.players
+        rin = self._rin
+        dbl = 2 if self.common == TWOX else 1
+        tot = self.totals
+        for s in range(n):
+            raw = counted = 0
+            if rin >> s & 1:
+                raw = self.running(s) * dbl
+                counted = raw if tot[s] or raw >= ENTRY else 0
+                tot[s] += counted
+            self.round_raw[s] = raw
+            self.round_scores[s] = counted
+        self.notes.append(("round_end", self.round))
+        best = max(tot)
+        if best >= GOAL:
+            tied = 0
+            for s in range(n):
+                if tot[s] == best:
+                    tied |= 1 << s
+            if not tied & (tied - 1):
+                s = 0
+                while not tied >> s & 1:
+                    s += 1
+                self.winner = s
+                self.phase = PH_OVER
+                self.step = 0
+                self.notes.append(("win", s))
+                return
+            self.notes.append(("tie", tied))
+            self.in_round = tied
+        else:
+            self.in_round = (1 << n) - 1
+        # The next round's roller: the next seat that plays it.
+        self.round += 1
+        s = self._next
+        while not self.in_round >> s & 1:
+            s = (s + 1) % n
+        self.roller = s
+        self._next = (s + 1) % n
+        self.player = s
+        self.step = 0
+        self.phase = PH_COMMON
+
+    # ---- saving and loading ------------------------------------------------------
 
     def to_bytes(self):
-        """The whole state: version byte, header, per seat scores and step records, as
-        a bytearray (written by core.frenzy_save, loaded for each save and dropped
-        after)."""
-        return _aside("core", "frenzy_save", self)
+        """The whole state as a bytearray (a bytes copy would be one more block at the
+        save): the version byte, the header, then per seat its totals, the last
+        round's scores and its step records."""
+        b = bytearray(_HEAD)
+        b[0] = _VERSION
+        b[1] = self.players
+        b[2] = self.schedule
+        b[3] = 1 if self.ones == 1000 else 0
+        b[4] = self.round >> 8
+        b[5] = self.round & 0xFF
+        b[6] = self.roller
+        b[7] = self._next
+        b[8] = self.phase
+        b[9] = self.player
+        b[10] = self.common
+        b[11] = self.wild
+        b[12:17] = self.rolled
+        b[17] = self.nrolled
+        b[18] = self.in_round
+        b[19] = self._rin
+        b[20] = self.winner + 1
+        b[21] = self.step >> 8
+        b[22] = self.step & 0xFF
+        for s in range(self.players):
+            r = self._recs[s]
+            for v in (self.totals[s], self.round_scores[s], self.round_raw[s]):
+                if v < 0 or v > 0xFFFFFFFF:
+                    raise ValueError("score out of range")
+                b.extend(v.to_bytes(4, "big"))
+            b.extend((len(r) >> 2).to_bytes(2, "big"))
+            b.extend(r)
+        return b
 
     @classmethod
     def from_bytes(cls, b, dice=None):
-        """The game saved by to_bytes; ValueError when b is malformed."""
-        # Loading and its checks live apart: a new game never holds their memory,
-        # and a restored one lets it go at once.
-        return _aside("core", "frenzy_load", cls, b, dice)
+        """The game saved by to_bytes; ValueError when b is malformed. A state that
+        loads saves back to the same bytes."""
+        if not isinstance(b, (bytes, bytearray)):
+            raise ValueError("saved Farkle Frenzy state must be bytes")
+        if len(b) < _HEAD:
+            raise ValueError("saved Farkle Frenzy state too short (%d bytes)" % len(b))
+        if b[0] != _VERSION:
+            raise ValueError("unknown Farkle Frenzy save version %d" % b[0])
+        n = b[1]
+        if n < 1 or n > 4 or b[2] > 1 or b[3] > 1:
+            raise ValueError("malformed Farkle Frenzy state: players, schedule or ones")
+        g = cls(n, b[2], 1000 if b[3] else 300, dice)
+        g.round = b[4] << 8 | b[5]
+        g.roller = b[6]
+        g._next = b[7]
+        g.phase = b[8]
+        g.player = b[9]
+        g.common = b[10]
+        g.wild = b[11]
+        g.rolled[:] = b[12:17]
+        g.nrolled = b[17]
+        g.in_round = b[18]
+        g._rin = b[19]
+        g.winner = b[20] - 1
+        g.step = b[21] << 8 | b[22]
+        j = _HEAD
+        for s in range(n):
+            if j + 14 > len(b):
+                raise ValueError("saved Farkle Frenzy state truncated")
+            g.totals[s] = _get32(b, j)
+            g.round_scores[s] = _get32(b, j + 4)
+            g.round_raw[s] = _get32(b, j + 8)
+            j += 12
+            ln = (b[j] << 8 | b[j + 1]) * 4
+            j += 2
+            if j + ln > len(b):
+                raise ValueError("saved Farkle Frenzy state truncated")
+            g._recs[s][:] = b[j:j + ln]
+            j += ln
+        if j != len(b):
+            raise ValueError("saved Farkle Frenzy state has %d extra bytes" % (len(b) - j))
+        bad = _bad_state(g)
+        if not bad:
+            resolve(g._recs, g._rin, g.roller, g._st, g._end, g._by)
+            bad = _bad_play(g)
+        if bad:
+            raise ValueError("malformed Farkle Frenzy state: " + bad)
+        return g
+
+
+def _get32(b, j):
+    return b[j] << 24 | b[j + 1] << 16 | b[j + 2] << 8 | b[j + 3]
+
+
+def _bad_state(g):
+    """What is wrong with the loaded fields (ranges and their consistency), or None."""
+    n = g.players
+    seats = (1 << n) - 1
+    bad = None
+    if g.phase > PH_OVER or g.player >= n or g.roller >= n or g._next >= n:
+        bad = "phase or seats"
+    elif g.round < 1 or g.winner >= n:
+        bad = "round or winner"
+    elif g.common not in (0, 1, 5, TWOX, WILD) or g.wild > 6:
+        bad = "Common Die"
+    elif g.wild and g.common != WILD:
+        bad = "WILD value without WILD"
+    elif (g.common == 0) != (g.phase == PH_COMMON and g.round == 1):
+        bad = "Common Die before its roll"
+    elif g.nrolled > 5 or any(v > 6 for v in g.rolled):
+        bad = "rolled dice"
+    elif any(g.rolled[i] < 1 for i in range(g.nrolled)) or any(g.rolled[g.nrolled:]):
+        bad = "rolled dice"
+    elif not g.in_round or g.in_round & ~seats or g._rin & ~seats or not g._rin:
+        bad = "seats in the round"
+    elif not g.in_round >> g.roller & 1:
+        bad = "roller not in the round"
+    elif (g.phase == PH_OVER) != (g.winner >= 0):
+        bad = "winner"
+    elif g.phase == PH_COMMON and (g.player != g.roller or g.step):
+        bad = "Common Die roll"
+    else:
+        for s in range(n):
+            r = g._recs[s]
+            if r and not g._rin >> s & 1:
+                bad = "records of a seat not in the round"
+                break
+            for k in range(0, len(r), 4):
+                c = r[k]
+                if c & 0x80 or (c >> 3 & 7) > 5 or (c & _FILLED and (c >> 3 & 7) != 5):
+                    bad = "record of seat %d" % s
+                    break
+                if c & 3 == _R_PENDING and (k != len(r) - 4 or s != g.player
+                                          or g.phase not in (PH_WILD, PH_TAKE, PH_DECIDE)):
+                    bad = "unfinished step of seat %d" % s
+                    break
+            if bad:
+                break
+            if g.totals[s] < 0 or g.round_scores[s] < 0 or g.round_raw[s] < 0:
+                bad = "scores"
+                break
+    return bad
+
+
+def _bad_play(g):
+    """What is wrong with the phase in play given the resolution, or None."""
+    bad = None
+    ph = g.phase
+    p = g.player
+    if ph in (PH_ROLL, PH_WILD, PH_TAKE, PH_DECIDE):
+        r = g._recs[p]
+        if g._st[p] != ROLLING:
+            bad = "the player is not rolling"
+        elif ph == PH_ROLL and (len(r) // 4 != g.step - 1 or (r and r[len(r) - 4] & 3 != _R_CONT)):
+            bad = "roll step"
+        elif ph != PH_ROLL and (not r or r[len(r) - 4] & 3 != _R_PENDING or len(r) // 4 != g.step):
+            bad = "step in play"
+        elif ph == PH_WILD and (g.common != WILD or g.wild or p != g.roller or g.step != 1):
+            bad = "WILD declaration"
+        elif ph != PH_ROLL and g.common == WILD and not g.wild:
+            if ph != PH_WILD:
+                bad = "WILD not declared"
+        elif ph == PH_TAKE and farkle_of(g.rolled, g.nrolled, g.usable(True)):
+            bad = "a Farkle waiting to be taken"
+        elif ph == PH_DECIDE and g.nrolled == 0:
+            bad = "rolled dice"
+    if bad is None and ph == PH_ROLL and g.common == 0:
+        bad = "Common Die"
+    return bad
 
 
 # Scratch for a trial resolution (no allocation per take).

@@ -1,10 +1,20 @@
-"""Farkle Frenzy scoring, the checked public helpers: score, is_farkle, selections.
+"""Farkle Frenzy scoring of dice (RULES.md section 2): pure combinatorics.
 
-The scoring kernel (the per-value table, best splits, the Farkle test, points of one
-selection) lives in core.frenzy, which a game loads; this module is for tests, tools
-and Game.legal() (whose body is here), so a game in play never holds it.
+A set of dice (rolled dice plus the Common Die's number when it is used) scores when
+ALL of it splits into combinations; its score is the best such split. Every
+combination except the six-dice ones (straight, three pairs, four of a kind plus a
+pair, two triplets) uses one value only, so the best split is the sum of the best
+split of each value's count, compared with the six-dice combinations when there are
+six dice. Sets are handled as a "key": the count of value v in bits 3(v-1)..3(v-1)+2.
 
-Sets are handled as a "key": the count of value v in bits 3(v-1)..3(v-1)+2.
+Two layers:
+- unchecked, for the game (core.frenzy) and players that call them per roll:
+  `points_of`, `farkle_of`, `selections_of`, `dice_in`; they take the first n dice
+  of a roll and the table offset `t` from `ones_table(ones)`;
+- checked, for tests and tools: `score`, `is_farkle`, `selections` (ValueError on
+  bad arguments).
+
+A selection is a mask: bits 0-4 the rolled dice, COMMON_BIT the Common Die.
 """
 
 try:
@@ -13,29 +23,46 @@ except ImportError:
     def const(x):
         return x
 
-from core.frenzy import (  # noqa: F401 (points_of: for the tools)
-    _PER_VALUE,
-    _is_farkle,
-    _score_key,
-    points_of,
+COMMON_BIT = const(0x20)  # the Common Die in a selection mask
+
+_B = const(255)  # (in the table) these dice cannot all be used
+_POP = const(84)  # offset of the population counts in _PER_VALUE
+
+# Best score of k dice (k = 0..6) all showing value v, in units of 50; _B (\xff)
+# when they cannot all be used. Row v-1 of 7 entries; first 42 bytes for three 1s =
+# 300, the next 42 for three 1s = 1000. Worked out per count:
+#   1s: 1 -> 100, 2 -> 200, 3 -> 300|1000, 4 -> four of a kind 1000 (or with
+#       the 1000 table three 1s + a 1 = 1100), 5 -> 2000, 6 -> 3000
+#   5s: 50, 100, 500, 1000, 2000, 3000
+#   2,3,4,6: only 3+ of them: N x 100, 1000, 2000, 3000
+# Then (offset _POP) the population count of 5-bit masks, 32 bytes.
+_PER_VALUE = (  # one bytes literal: a tuple of ints would stay in RAM too
+    b"\x00\x02\x04\x06\x14\x28\x3c"
+    b"\x00\xff\xff\x04\x14\x28\x3c"
+    b"\x00\xff\xff\x06\x14\x28\x3c"
+    b"\x00\xff\xff\x08\x14\x28\x3c"
+    b"\x00\x01\x02\x0a\x14\x28\x3c"
+    b"\x00\xff\xff\x0c\x14\x28\x3c"
+    b"\x00\x02\x04\x14\x16\x28\x3c"
+    b"\x00\xff\xff\x04\x14\x28\x3c"
+    b"\x00\xff\xff\x06\x14\x28\x3c"
+    b"\x00\xff\xff\x08\x14\x28\x3c"
+    b"\x00\x01\x02\x0a\x14\x28\x3c"
+    b"\x00\xff\xff\x0c\x14\x28\x3c"
+    b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
+    b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
 )
-from core.frenzy_names import COMMON_BIT
 
-_COMMON = const(0)  # core.frenzy_names.COMMON
-_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
-_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
-_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
-_DECIDE = const(4)  # core.frenzy_names.DECIDE
-_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL
-_ROLL = const(0x200)  # core.frenzy_names.ROLL
-_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
-_TAKE = const(0x400)  # core.frenzy_names.TAKE
-_STOP = const(0x500)  # core.frenzy_names.STOP
-_POP = const(84)  # offset of the 5-bit population counts in _PER_VALUE (core.frenzy)
+# Index of the lowest bit for masks of 5 bits.
+_LOWIDX = bytes((0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
+                 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+_cnt = bytearray(7)  # farkle_of's counts per value (no allocation per roll)
+_keys = [0] * 32  # selections_of's key per mask
 
 
-def _table(ones):
-    # Offset of the per-value table in _PER_VALUE (Game.__init__ checks the same).
+def ones_table(ones):
+    """The table offset `t` for three 1s scoring `ones` (300 or 1000)."""
     if ones == 300:
         return 0
     if ones == 1000:
@@ -43,50 +70,101 @@ def _table(ones):
     raise ValueError("three 1s score 300 or 1000, got %r" % (ones,))
 
 
-def _key(values):
-    key = 0
-    n = 0
-    for v in values:
-        if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError("die value must be 1-6, got %r" % (v,))
-        key += 1 << 3 * (v - 1)
-        n += 1
-    if n > 6:
-        raise ValueError("at most 6 dice score together (5 rolled + the Common Die), got %d" % n)
-    return key, n
+def dice_in(mask):
+    """How many rolled dice the selection `mask` holds."""
+    return _PER_VALUE[_POP + (mask & 0x1F)]
 
 
-def score(values, ones=300):
-    """Points of the values (1-6) when they split completely into combinations, else 0."""
-    t = _table(ones)
-    key, n = _key(values)
-    if not n:
+def _score_key(key, n, t):
+    """Best complete split of the set `key` of `n` dice; 0 if none."""
+    tot = 0
+    k = key
+    i = t
+    while k:
+        x = _PER_VALUE[i + (k & 7)]
+        if x == _B:
+            tot = -1
+            break
+        tot += x
+        k >>= 3
+        i += 7
+    best = tot * 50 if tot > 0 else 0
+    if n == 6:
+        # Six-dice combinations: count how many values show 1, 2, 3 or 4 times.
+        k = key
+        ones_ = twos = threes = fours = 0
+        while k:
+            c = k & 7
+            if c == 1:
+                ones_ += 1
+            elif c == 2:
+                twos += 1
+            elif c == 3:
+                threes += 1
+            elif c == 4:
+                fours += 1
+            k >>= 3
+        six = 0
+        if threes == 2:
+            six = 2500
+        elif ones_ == 6 or twos == 3 or (fours and twos):
+            six = 1500  # straight, three pairs, four of a kind plus a pair
+        if six > best:
+            best = six
+    return best
+
+
+def points_of(rolled, n, common, mask, t):
+    """Points of one selection `mask` of the first n rolled dice (0 if it does not
+    score); `common`: the Common Die's usable number or None."""
+    if mask & ~(((1 << n) - 1) | COMMON_BIT) or not mask & 0x1F:
         return 0
-    return _score_key(key, n, t)
+    key = 0
+    k = 0
+    for i in range(n):
+        if mask >> i & 1:
+            key += 1 << 3 * (rolled[i] - 1)
+            k += 1
+    if mask & COMMON_BIT:
+        if common is None:
+            return 0
+        key += 1 << 3 * (common - 1)
+        k += 1
+    return _score_key(key, k, t)
 
 
-def _check_roll(rolled, common):
-    n = len(rolled)
-    if n < 1 or n > 5:
-        raise ValueError("a roll has 1-5 dice, got %d" % n)
-    if common is not None and (not isinstance(common, int) or common < 1 or common > 6):
-        raise ValueError("the Common Die's number must be 1-6 or None, got %r" % (common,))
+def farkle_of(rolled, n, common):
+    """True when no selection of the first n rolled dice scores."""
+    # Without the Common Die a roll scores when it has a 1, a 5 or three of a kind.
+    # With its number c it also scores with two c's (three of a kind) or with two
+    # pairs beside a single c (three pairs). Everything bigger contains one of these.
+    c = _cnt
+    for i in range(7):
+        c[i] = 0
     for i in range(n):
         v = rolled[i]
-        if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError("die value must be 1-6, got %r" % (v,))
-    return n
+        if v == 1 or v == 5:
+            return False
+        c[v] += 1
+        if c[v] >= 3:
+            return False
+    if common is None:
+        return True
+    if c[common] >= 2:
+        return False
+    if c[common] == 1 and n == 5:
+        pairs = 0
+        for v in (2, 3, 4, 6):
+            if c[v] == 2:
+                pairs += 1
+        if pairs == 2:
+            return False
+    return True
 
 
-def is_farkle(rolled, common=None):
-    """True when no selection of this roll scores (`common`: usable number or None)."""
-    return _is_farkle(rolled, _check_roll(rolled, common), common)
-
-
-_keys = [0] * 32
-
-
-def _selections(rolled, n, common, t):
+def selections_of(rolled, n, common, t):
+    """Every selection of the first n rolled dice that scores, as (mask, points),
+    sorted by mask."""
     # keys[m] = the set of rolled dice in mask m, built from m without its lowest bit.
     keys = _keys
     out = []
@@ -108,9 +186,46 @@ def _selections(rolled, n, common, t):
     return out
 
 
-# Index of the lowest bit for masks of 5 bits.
-_LOWIDX = bytes((0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
-                 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+# ---- checked helpers (tests, tools) -------------------------------------------------
+
+def _key(values):
+    key = 0
+    n = 0
+    for v in values:
+        if not isinstance(v, int) or v < 1 or v > 6:
+            raise ValueError("die value must be 1-6, got %r" % (v,))
+        key += 1 << 3 * (v - 1)
+        n += 1
+    if n > 6:
+        raise ValueError("at most 6 dice score together (5 rolled + the Common Die), got %d" % n)
+    return key, n
+
+
+def score(values, ones=300):
+    """Points of the values (1-6) when they split completely into combinations, else 0."""
+    t = ones_table(ones)
+    key, n = _key(values)
+    if not n:
+        return 0
+    return _score_key(key, n, t)
+
+
+def _check_roll(rolled, common):
+    n = len(rolled)
+    if n < 1 or n > 5:
+        raise ValueError("a roll has 1-5 dice, got %d" % n)
+    if common is not None and (not isinstance(common, int) or common < 1 or common > 6):
+        raise ValueError("the Common Die's number must be 1-6 or None, got %r" % (common,))
+    for i in range(n):
+        v = rolled[i]
+        if not isinstance(v, int) or v < 1 or v > 6:
+            raise ValueError("die value must be 1-6, got %r" % (v,))
+    return n
+
+
+def is_farkle(rolled, common=None):
+    """True when no selection of this roll scores (`common`: usable number or None)."""
+    return farkle_of(rolled, _check_roll(rolled, common), common)
 
 
 def selections(rolled, common=None, ones=300):
@@ -119,22 +234,5 @@ def selections(rolled, common=None, ones=300):
     Bits 0-4 index `rolled`; COMMON_BIT is the Common Die (only when `common`, its
     usable number, is given). Each selection holds at least one rolled die.
     """
-    t = _table(ones)
-    return _selections(rolled, _check_roll(rolled, common), common, t)
-
-
-def legal(g):
-    """Game.legal(): the decisions the Frenzy game g takes now (TAKE | each scoring
-    selection in phase TAKE, DECLARE | 1-6 in WILD), [] when it is over."""
-    ph = g.phase
-    if ph == _COMMON:
-        return [_COMMON_ROLL]
-    if ph == _PH_ROLL:
-        return [_ROLL]
-    if ph == _PH_WILD:
-        return [_DECLARE | v for v in range(1, 7)]
-    if ph == _PH_TAKE:
-        return [_TAKE | m for m, _ in _selections(g.rolled, g.nrolled, g.usable(), g._t)]
-    if ph == _DECIDE:
-        return [_ROLL, _STOP]
-    return []
+    t = ones_table(ones)
+    return selections_of(rolled, _check_roll(rolled, common), common, t)

@@ -1,38 +1,35 @@
 """Why a Farkle Frenzy decision is not legal: the wording of Game.apply's ValueError.
 
-Kept apart from core.frenzy and loaded only when a decision is rejected, so a game
-never holds these messages. The checks run in the order Game.apply found them.
+Rare text: Game._refused imports this module only when a decision is refused, so a
+game in play does not hold these messages. The checks run in the order Game.apply
+makes them.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from core.frenzy import COMMON_ROLL, DECLARE, PH_COMMON, PH_DECIDE, PH_OVER, PH_ROLL, \
+    PH_TAKE, PH_WILD, ROLL, STOP, TAKE
+from core.frenzy_score import COMMON_BIT
 
-_COMMON = const(0)  # core.frenzy_names.COMMON
-_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
-_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
-_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
-_OVER = const(5)  # core.frenzy_names.OVER
-_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT
-_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL
-_ROLL = const(0x200)  # core.frenzy_names.ROLL
-_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
-_TAKE = const(0x400)  # core.frenzy_names.TAKE
-_STOP = const(0x500)  # core.frenzy_names.STOP
-
-_PHASE_NAMES = ("COMMON", "ROLL", "WILD", "TAKE", "DECIDE", "OVER")
+# The codes' names, as the messages give them
+_PHASES = ((PH_COMMON, "COMMON"), (PH_ROLL, "ROLL"), (PH_WILD, "WILD"), (PH_TAKE, "TAKE"),
+           (PH_DECIDE, "DECIDE"), (PH_OVER, "OVER"))
+_KINDS = ((COMMON_ROLL, "COMMON_ROLL"), (ROLL, "ROLL"), (DECLARE, "DECLARE"), (TAKE, "TAKE"),
+          (STOP, "STOP"))
 
 
 def _name(d):
     kind = d & 0xF00
-    for k, nm in ((_COMMON_ROLL, "COMMON_ROLL"), (_ROLL, "ROLL"), (_DECLARE, "DECLARE"),
-                  (_TAKE, "TAKE"), (_STOP, "STOP")):
+    for k, nm in _KINDS:
         if kind == k:
-            if kind == _DECLARE or kind == _TAKE:
+            if kind == DECLARE or kind == TAKE:
                 return "%s|0x%x" % (nm, d & 0xFF)
             return nm
     return "0x%x" % d
+
+
+def _phase(ph):
+    for p, nm in _PHASES:
+        if p == ph:
+            return nm
+    return str(ph)
 
 
 def _values(g, values, n):
@@ -50,35 +47,35 @@ def _values(g, values, n):
     return "the roll is not legal now"
 
 
-def run(g, d, values):
+def why(g, d, values):
     """Why decision d (with values) is not legal now in the Frenzy game g."""
     if not isinstance(d, int) or d < 0 or d > 0xFFF:
         return "a decision is a small int, got %r" % (d,)
     ph = g.phase
     kind = d & 0xF00
     arg = d & 0xFF
-    if ph == _OVER:
+    if ph == PH_OVER:
         return "the game is over"
-    if values is not None and not (kind == _ROLL and ph == _PH_ROLL) and kind != _COMMON_ROLL:
+    if values is not None and not (kind == ROLL and ph == PH_ROLL) and kind != COMMON_ROLL:
         return "values only go with a roll (ROLL in phase ROLL, or COMMON_ROLL)"
-    where = "in phase %s" % _PHASE_NAMES[ph]
+    where = "in phase %s" % _phase(ph)
     bad = "%s is not legal %s: " % (_name(d), where)
-    if ph == _COMMON:
-        if d != _COMMON_ROLL:
+    if ph == PH_COMMON:
+        if d != COMMON_ROLL:
             return bad + "the roller shakes the Common Die"
         return _values(g, values, 0)
-    if ph == _PH_ROLL:
-        if d != _ROLL:
+    if ph == PH_ROLL:
+        if d != ROLL:
             return bad + "the player rolls"
         return _values(g, values, g.to_roll())
-    if ph == _PH_WILD:
+    if ph == PH_WILD:
         return bad + "declare the WILD as 1-6 (DECLARE | value)"
-    if ph == _PH_TAKE:
-        if kind != _TAKE:
+    if ph == PH_TAKE:
+        if kind != TAKE:
             return bad + "set aside a scoring selection"
-        if arg & _COMMON_BIT and g.usable() is None:
+        if arg & COMMON_BIT and g.usable() is None:
             return "the Common Die cannot be counted now"
-        if arg & ~(((1 << g.nrolled) - 1) | _COMMON_BIT):
+        if arg & ~(((1 << g.nrolled) - 1) | COMMON_BIT):
             return "TAKE mask 0x%x names dice that were not rolled" % arg
         if not arg & 0x1F:
             return "every selection must contain at least one rolled die"

@@ -1,14 +1,14 @@
-"""Farkle Frenzy: the game screen (input and flow; the drawing is in ui.frenzy_draw).
+"""Farkle Frenzy: the game screen (state, input, texts and drawing).
 
 One screen object shows the whole game. Its PLAY view follows the core's phase:
-  COMMON   the round's roller shakes the Common Die (shake, or OK on ROLL)
-  PH_ROLL  the player's dice are rolled (shake, or OK on ROLL); odds hint shown
-  PH_WILD  the roller picks the WILD value with PREV/NEXT, OK declares it
-  PH_TAKE  the dice with a cursor: PREV/NEXT move, OK toggles a die (or the Common
-           Die, when usable); OK on TAKE sets the selection aside (offered only when
-           the core lists it); the selection's points are shown live
-  DECIDE   ROLL (keep rolling; a shake does the same) or STOP (bank); stopping below
-           400 before entering the score sheet asks first
+  PH_COMMON  the round's roller shakes the Common Die (shake, or OK on ROLL)
+  PH_ROLL    the player's dice are rolled (shake, or OK on ROLL); odds hint shown
+  PH_WILD    the roller picks the WILD value with PREV/NEXT, OK declares it
+  PH_TAKE    the dice with a cursor: PREV/NEXT move, OK toggles a die (or the Common
+             Die, when usable); OK on TAKE sets the selection aside (offered only when
+             it scores); the selection's points are shown live
+  PH_DECIDE  ROLL (keep rolling; a shake does the same) or STOP (bank); stopping below
+             400 before entering the score sheet asks first (the WARN view)
 Overlays queued by a decision's notes are shown in order, each closed with OK:
 FARKLE, the "GREEN filled the riser: you stop with 450" notice, the round summary,
 the winner. Then the device is handed to the next deciding player (app.hand_to shows
@@ -19,18 +19,28 @@ seats are only shown in Lockstep, where everyone plays in view.
 
 The ui bytes (for Continue) are `_pack()`: the open overlays with their data, the
 cursor, the selection and the best round so far, so a restored game shows exactly
-the same view.
+the same view (`_restore`).
 
-Memory: the overlays' texts (ui.frenzy_text, ui.frenzy_table), the setup
-(ui.frenzy_start) and Continue's restoring of the ui bytes (ui.frenzy_resume) are
-loaded when needed and dropped right after (core.frenzy._aside): on state changes,
-never per frame. The odds hint reads core.frenzy.RISK.
+Texts are formatted when the state changes (`_sync`), never while drawing, so a frame
+allocates nothing. 128x64 layout of the play view:
+  y 0   colour label, round, the player's score sheet total
+  y 9   the rolled dice (17 px) | the Common Die at the right
+  y 27  the cursor caret (or the WILD mark under the Common Die)
+  y 31  the running total in big digits (x2 when the Common Die shows 2X), the
+        selection's points, the riser (5 steps, filled as dice go on it)
+  y 48  one info line: the odds hint ("FARKLE RISK 8%") or what to do
+  y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
 """
-from core import frenzy as fz
-from ui import frenzy_draw, screens
-from ui.sounds import FARKLE as FARKLE_SOUND
-from ui.sounds import BANK, LAND, NOPE, SAFE, SELECT, WIN
-from ui.screens import COLOURS, key
+from core.dice import TWOX, WILD
+from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, GOAL, LOCKSTEP, PH_COMMON, PH_DECIDE, \
+    PH_OVER, PH_ROLL, PH_TAKE, PH_WILD, RELAY, RISK, ROLL, ROLLING, STOP, TAKE
+from core.frenzy_score import COMMON_BIT
+from core.games import FRENZY
+from ui import gfx
+from ui.gfx import DIE_L
+from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, key
+from store import S_ODDS
+from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
 try:
     from micropython import const
@@ -38,69 +48,37 @@ except ImportError:
     def const(x):
         return x
 
-_TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
-if _TYPES:
-    from core.frenzy import Game
+# Views: V_PLAY follows the game's phase; the others are overlays, each closed with OK.
+V_PLAY = const(0)
+V_FARKLE = const(1)
+V_NOTICE = const(2)  # someone filled the riser: who stops with what
+V_WARN = const(3)  # stop below 400 before entering the score sheet?
+V_SUMMARY = const(4)
+V_WINNER = const(5)
 
-_KIND = const(2)  # store.KIND_FRENZY
-# Codes of core.frenzy_names (see there: private consts cost no heap).
-_COMMON = const(0)  # core.frenzy_names.COMMON
-_RELAY = const(0)  # core.frenzy_names.RELAY
-_ROLLING = const(0)  # core.frenzy_names.ROLLING
-_LOCKSTEP = const(1)  # core.frenzy_names.LOCKSTEP
-_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
-_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
-_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
-_DECIDE = const(4)  # core.frenzy_names.DECIDE
-_OVER = const(5)  # core.frenzy_names.OVER
-_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT
-_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL
-_ENTRY = const(400)  # core.frenzy_names.ENTRY
-_ROLL = const(0x200)  # core.frenzy_names.ROLL
-_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
-_TAKE = const(0x400)  # core.frenzy_names.TAKE
-_STOP = const(0x500)  # core.frenzy_names.STOP
-_GOAL = const(10000)  # core.frenzy_names.GOAL
-_PREV = const(0)  # ui.screens.PREV (the buttons)
-_NEXT = const(1)  # ui.screens.NEXT
-_OK = const(2)  # ui.screens.OK
-_BACK = const(3)  # ui.screens.BACK
-_S_ODDS = const(6)  # store.S_ODDS (ui does not import the app's modules)
+# Cursor items (self.items holds them for the current view); 0-4 are the rolled dice.
+IT_COMMON = const(5)
+IT_TAKE = const(6)
+IT_ROLL = const(7)
+IT_STOP = const(8)
+IT_NO = const(9)
+IT_YES = const(10)
 
-# Views: PLAY follows the game's phase; the others are overlays.
-_PLAY = const(0)  # ui.frenzy_views.PLAY
-_FARKLE = const(1)  # ui.frenzy_views.FARKLE
-_NOTICE = const(2)  # ui.frenzy_views.NOTICE
-_WARN = const(3)  # ui.frenzy_views.WARN
-_SUMMARY = const(4)  # ui.frenzy_views.SUMMARY
-_WINNER = const(5)  # ui.frenzy_views.WINNER
-
-# Cursor items (self.items holds them for the current view).
-_IT_COMMON = const(5)  # ui.frenzy_views.IT_COMMON (0-4 are the rolled dice)
-_IT_TAKE = const(6)  # ui.frenzy_views.IT_TAKE
-_IT_ROLL = const(7)  # ui.frenzy_views.IT_ROLL
-_IT_STOP = const(8)  # ui.frenzy_views.IT_STOP
-_IT_NO = const(9)  # ui.frenzy_views.IT_NO
-_IT_YES = const(10)  # ui.frenzy_views.IT_YES
-
-# The texts in self.t: the play view's, then an overlay's three lines.
-_T_HEAD = const(0)  # ui.frenzy_views.T_HEAD
-_T_SHEET = const(1)  # ui.frenzy_views.T_SHEET
-_T_RUN = const(2)  # ui.frenzy_views.T_RUN
-_T_PTS = const(3)  # ui.frenzy_views.T_PTS
-_T_INFO = const(4)  # ui.frenzy_views.T_INFO
-_T_A = const(5)  # ui.frenzy_views.T_A
-_T_B = const(6)  # ui.frenzy_views.T_B
-_T_C = const(7)  # ui.frenzy_views.T_C
 _QMAX = const(6)
 _NMAX = const(3)
+_WIN_GRACE = const(600)  # ms the winner stays before OK leaves
+
+# self.ov: the overlays' and selection's state, kept at its offsets in the ui bytes
+# (_pack; bytes 1 and 9-11 are filled from the screen's attributes there).
 _UI_LEN = const(44)
 _UI_VERSION = const(1)
-_WIN_GRACE = const(600)
-# self.ov: overlay and selection state kept at its offsets in the ui bytes (_pack).
+_VIEW = const(1)     # the view shown
 _NQ = const(2)       # overlays queued
 _Q = const(3)        # the queue (_QMAX bytes)
-_TAKEN = const(12)   # DECIDE: the mask just set aside (drawing)
+_CUR = const(9)      # the cursor
+_MASK = const(10)    # PH_TAKE: the selection being built
+_WILDV = const(11)   # PH_WILD: the value offered
+_TAKEN = const(12)   # PH_DECIDE: the mask just set aside (drawing)
 _DICE = const(13)    # the dice row as shown (5 bytes)
 _ND = const(18)
 _FSEAT = const(19)   # FARKLE: the seat that farkled
@@ -108,13 +86,19 @@ _FLOST = const(20)   # FARKLE: the points it lost (3 bytes)
 _NN = const(23)      # "filled the riser" notices
 _NI = const(24)      # the notice shown
 _NSF = const(25)     # per notice: stopped seat << 4 | filling seat (_NMAX bytes)
+_NRUN = const(28)    # per notice: the stopped seat's total (3 bytes each)
 _SROUND = const(37)  # the summarised round (2 bytes)
 _SFLAGS = const(39)  # bit 0: 2X doubled this round; high nibble: seats in a tie round next
 _SIN = const(40)     # seats that played the summarised round
-_NRUN = const(28)    # per notice: the stopped seat's total (3 bytes each)
 _BEST = const(41)    # best counted round score so far, for the stats (3 bytes)
 _WIN_T0 = const(44)  # when the winner was shown (4 bytes; past the ui bytes)
 
+# Drawing
+_DX = const(19)   # dice pitch
+_CX = const(106)  # Common Die x
+_DY = const(9)    # dice row y
+_BY = const(55)   # buttons row y
+_UNKNOWN = const(9)  # gfx.die draws "?"
 
 # Farkle risk (%, rounded) of the roller's first roll of n dice while the WILD is
 # not declared yet, index n. The roller picks the WILD's value after seeing the roll,
@@ -124,41 +108,51 @@ _WIN_T0 = const(44)  # when the winner was shown (4 bytes; past the ui bytes)
 WILD_RISK = b"\x00\x43\x21\x0b\x02\x00"
 
 
-class FrenzyScreen(screens.Screen):
+class FrenzyScreen(Screen):
     NAME = "frenzy"
-    KIND = 2
-
-    # Set by ui.frenzy_start (annotations only: no code, no heap on the device).
-    game: "Game"
-    view: int
-    items: bytearray                # the cursor's items in the current view
-    nitems: int
-    cur: int
-    mask: int                       # PH_TAKE: the selection being built
-    wildv: int                      # PH_WILD: the value offered
-    ok_take: bytearray              # PH_TAKE: 1 where TAKE|mask is legal
-    roll_on: bool                   # DECIDE: ROLL rolls at once for this player
-    ov: bytearray                   # the overlays' state, _pack()'s bytes (+ 4)
-    t: list                         # the texts (_T_*), formatted when the state changes
-    t_rows: "list | tuple"          # the summary's and the winner's table, () else
-    t_cols: "list | tuple"
-    t_tot: "list | tuple"
+    KIND = FRENZY
 
     def __init__(self, app, game, ui=None):
-        # Once per game: the setup (ui.frenzy_start) and Continue's restoring of the
-        # view (ui.frenzy_resume; bytes of another layout, from an older firmware, are
-        # ignored: the game itself is intact, so it resumes in its plain play view),
-        # each loaded for its call and dropped after.
-        fz._aside("ui", "frenzy_start", self, app, game)
+        """ui: Continue's ui bytes (_pack()), or None for a new game. Bytes of another
+        layout (from an older firmware) are ignored: the game itself is intact, so it
+        resumes in its plain play view."""
+        Screen.__init__(self, app)
+        self.game = game
+        self.view = V_PLAY
+        self.items = bytearray(8)  # the cursor's items in the current view
+        self.nitems = 0
+        self.cur = 0
+        self.mask = 0  # PH_TAKE: the selection being built
+        self.wildv = 1  # PH_WILD: the value offered
+        self.ok_take = bytearray(64)  # PH_TAKE: 1 where TAKE|mask is legal
+        self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
+        # The dice row as shown is a snapshot, so overlays keep the roll they are about
+        # (the core keeps the dice past nrolled at 0).
+        ov = self.ov = bytearray(_UI_LEN + 4)
+        ov[_DICE:_DICE + 5] = game.rolled
+        ov[_ND] = game.nrolled
+        # The texts, formatted when the state changes (never while drawing): the
+        # play view's, then an overlay's lines from the top.
+        self.t_head = ""  # "ROUND 3"
+        self.t_sheet = ""  # the player's score sheet total
+        self.t_run = ""  # the running total
+        self.t_pts = ""  # the selection's points, or "FULL!"
+        self.t_info = ""  # the odds hint or what to do
+        self.t_line1 = ""
+        self.t_line2 = ""
+        self.t_line3 = ""
+        # The summary's and the winner's table (per row colour, round score, total):
+        # made when one of them is shown, () otherwise.
+        self.t_rows = self.t_cols = self.t_tot = ()
         if ui:
-            fz._aside("ui", "frenzy_resume", self, ui)
+            self._restore(ui)
         self._sync()
 
     # ---- app protocol ---------------------------------------------------------
 
     def enter(self):
         self.dirty = True
-        if self.view == _PLAY and self.game.phase != _OVER:
+        if self.view == V_PLAY and self.game.phase != PH_OVER:
             self.app.hand_to(self.game.player)
 
     def update(self, q):
@@ -168,11 +162,11 @@ class FrenzyScreen(screens.Screen):
             k = key(buf[i])
             if k < 0:
                 continue
-            if k == _BACK:
+            if k == BACK:
                 # To the menu; the game stays saved with this very view (overlays
                 # closed since the last decision are not saved otherwise).
-                if self.game.phase != _OVER:
-                    app.save(_KIND, self.game, self._pack())
+                if self.game.phase != PH_OVER:
+                    app.save(self.KIND, self.game, self._pack())
                 app.menu()
                 return
             self._key(k)
@@ -183,95 +177,93 @@ class FrenzyScreen(screens.Screen):
         """The tumble ended: the dice land now (values from the game's Dice)."""
         g = self.game
         ph = g.phase
-        if self.view != _PLAY:
+        if self.view != V_PLAY:
             return
-        if ph == _COMMON:
-            self._apply(_COMMON_ROLL)
-        elif ph == _PH_ROLL:
-            self._apply(_ROLL)
-        elif ph == _DECIDE:
+        if ph == PH_COMMON:
+            self._apply(COMMON_ROLL)
+        elif ph == PH_ROLL:
+            self._apply(ROLL)
+        elif ph == PH_DECIDE:
             seat = g.player
-            self._apply(_ROLL)  # keep rolling: ends this step
-            if g.phase == _PH_ROLL and g.player == seat:
-                self._apply(_ROLL)  # and the dice roll at once
+            self._apply(ROLL)  # keep rolling: ends this step
+            if g.phase == PH_ROLL and g.player == seat:
+                self._apply(ROLL)  # and the dice roll at once
         self._settle()
-
-    draw = frenzy_draw.draw  # draw(self, fb): the drawing lives in ui.frenzy_draw
 
     # ---- input ------------------------------------------------------------------
 
     def _key(self, k):
         v = self.view
         app = self.app
-        if v == _WINNER:
-            if k == _OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
+        if v == V_WINNER:
+            if k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
                 app.menu()
             return
         self.dirty = True
-        if v == _WARN:
-            if k == _PREV or k == _NEXT:
+        if v == V_WARN:
+            if k == PREV or k == NEXT:
                 self.cur ^= 1
                 app.play(SELECT)
-            elif k == _OK:
-                self.view = _PLAY
-                if self.items[self.cur] == _IT_YES:
-                    self._apply(_STOP)
+            elif k == OK:
+                self.view = V_PLAY
+                if self.items[self.cur] == IT_YES:
+                    self._apply(STOP)
                     self._settle()
                 else:
                     self._sync()
             return
-        if v != _PLAY:
-            if k == _OK:
+        if v != V_PLAY:
+            if k == OK:
                 self._next_view()
                 self._settle(False)
             return
         g = self.game
         ph = g.phase
         n = self.nitems
-        if ph == _PH_WILD:
-            if k == _PREV or k == _NEXT:
+        if ph == PH_WILD:
+            if k == PREV or k == NEXT:
                 # Every value may be declared: the cursor cycles through 1-6.
-                self.wildv = (self.wildv + (0 if k == _NEXT else 4)) % 6 + 1
+                self.wildv = (self.wildv + (0 if k == NEXT else 4)) % 6 + 1
                 app.play(SELECT)
-            elif k == _OK:
-                self._apply(_DECLARE | self.wildv)
+            elif k == OK:
+                self._apply(DECLARE | self.wildv)
                 self._settle()
             return
-        if k == _PREV or k == _NEXT:
+        if k == PREV or k == NEXT:
             if n > 1:
-                self.cur = (self.cur + (1 if k == _NEXT else n - 1)) % n
+                self.cur = (self.cur + (1 if k == NEXT else n - 1)) % n
                 app.play(SELECT)
             return
-        if k != _OK or not n:
+        if k != OK or not n:
             return
         it = self.items[self.cur]
-        if it <= _IT_COMMON:
-            self.mask ^= (_COMMON_BIT if it == _IT_COMMON else 1 << it)
+        if it <= IT_COMMON:
+            self.mask ^= (COMMON_BIT if it == IT_COMMON else 1 << it)
             self._sync()  # the selection's points and what to do about them
             app.play(SELECT)
-        elif it == _IT_TAKE:
+        elif it == IT_TAKE:
             if self.ok_take[self.mask]:
                 self.ov[_TAKEN] = self.mask
-                self._apply(_TAKE | self.mask)
+                self._apply(TAKE | self.mask)
                 self._settle()
             else:
                 app.play(NOPE)
-        elif it == _IT_ROLL:
-            if ph == _DECIDE and not self.roll_on:
-                self._apply(_ROLL)  # Lockstep: the next roll comes in turn
+        elif it == IT_ROLL:
+            if ph == PH_DECIDE and not self.roll_on:
+                self._apply(ROLL)  # Lockstep: the next roll comes in turn
                 self._settle()
             else:
                 app.start_roll()
-        elif it == _IT_STOP:
+        elif it == IT_STOP:
             # Stopping below 400 before entering the score sheet asks first.
             seat = g.player
-            run = g.running(seat) * (2 if g.common == 7 else 1)
-            if not g.totals[seat] and run < _ENTRY:
-                self.view = _WARN
+            run = g.running(seat) * (2 if g.common == TWOX else 1)
+            if not g.totals[seat] and run < ENTRY:
+                self.view = V_WARN
                 self._sync()
                 self.cur = 0  # NO first: stopping for nothing takes a second press
             else:
-                self._apply(_STOP)
+                self._apply(STOP)
                 self._settle()
 
     # ---- decisions and their notes ----------------------------------------------
@@ -282,7 +274,7 @@ class FrenzyScreen(screens.Screen):
         ov = self.ov
         actor = g.player
         lost = g.running(actor)
-        doubled = g.common == 7  # TWOX, as it is before a round end
+        doubled = g.common == TWOX  # as it is before a round end
         was_in = g.in_round
         g.apply(d)
         sch = g.schedule
@@ -297,15 +289,15 @@ class FrenzyScreen(screens.Screen):
             elif t == "farkle":
                 ov[_FSEAT] = nt[1]
                 ov[_FLOST:_FLOST + 3] = min(lost, 0xFFFFFF).to_bytes(3, "big")
-                v = _FARKLE
-                app.play(FARKLE_SOUND)
+                v = V_FARKLE
+                app.play(FARKLE)
             elif t == "stopped_by":
                 i = ov[_NN]
-                if (sch == _LOCKSTEP or nt[1] == actor) and i < _NMAX:
+                if (sch == LOCKSTEP or nt[1] == actor) and i < _NMAX:
                     ov[_NSF + i] = nt[1] << 4 | nt[2]
                     ov[_NRUN + 3 * i:_NRUN + 3 * i + 3] = min(nt[3], 0xFFFFFF).to_bytes(3, "big")
                     if not i:
-                        v = _NOTICE
+                        v = V_NOTICE
                     ov[_NN] = i + 1
             elif t == "fill":
                 app.play(SAFE)
@@ -320,29 +312,28 @@ class FrenzyScreen(screens.Screen):
                 ov[_SIN] = was_in
                 b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
                 ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
-                v = _SUMMARY
+                v = V_SUMMARY
             elif t == "tie":
                 ov[_SFLAGS] = ov[_SFLAGS] & 1 | nt[1] << 4
             elif t == "win":
-                v = _WINNER
+                v = V_WINNER
             if v and ov[_NQ] < _QMAX:
                 ov[_Q + ov[_NQ]] = v
                 ov[_NQ] += 1
-        if g.phase == _OVER:
-            app.finish(_KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"), g.totals[g.winner])
-        if self.view == _PLAY and ov[_NQ]:
+        if g.phase == PH_OVER:
+            app.finish(self.KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"),
+                       g.totals[g.winner])
+        if self.view == V_PLAY and ov[_NQ]:
             self._next_view()
 
     def _next_view(self):
         """Close the current overlay (a notice may have more pages); open the next.
-        Both callers _settle() next, whose _sync() formats the view's texts: formatting
-        them here too loaded ui.frenzy_text twice, the first time deep inside the
-        decision (the fullest moment of a Frenzy game)."""
+        Both callers _settle() next, whose _sync() formats the view's texts."""
         ov = self.ov
-        if self.view == _NOTICE and ov[_NI] + 1 < ov[_NN]:
+        if self.view == V_NOTICE and ov[_NI] + 1 < ov[_NN]:
             ov[_NI] += 1
             return
-        if self.view == _NOTICE:
+        if self.view == V_NOTICE:
             ov[_NN] = 0
             ov[_NI] = 0
         n = ov[_NQ]
@@ -350,13 +341,13 @@ class FrenzyScreen(screens.Screen):
             self.view = ov[_Q]
             ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
             ov[_NQ] = n - 1
-            if self.view == _WINNER:
+            if self.view == V_WINNER:
                 ov[_WIN_T0:] = min(self.app.now, 0xFFFFFFFF).to_bytes(4, "big")
                 self.app.play(WIN)
-            elif self.view == _NOTICE:
+            elif self.view == V_NOTICE:
                 self.app.play(SAFE)  # a riser filled
         else:
-            self.view = _PLAY
+            self.view = V_PLAY
 
     def _settle(self, save=True):
         """After a decision (save it, with the view: one write per decision) or a
@@ -365,17 +356,16 @@ class FrenzyScreen(screens.Screen):
         g = self.game
         self._sync()
         self.dirty = True
-        if g.phase != _OVER and self.app.screen is self:
+        if g.phase != PH_OVER and self.app.screen is self:
             if save:
-                self.app.save(_KIND, g, self._pack())
+                self.app.save(self.KIND, g, self._pack())
             self.enter()
 
-    # ---- derived state and text (on changes only) -----------------------------------
+    # ---- derived state and texts (on changes only) ---------------------------------
 
     def _sync(self):
         g = self.game
         ph = g.phase
-        seat = g.player
         items = self.items
         v = self.view
         n = 0
@@ -383,129 +373,394 @@ class FrenzyScreen(screens.Screen):
         ok_take = self.ok_take
         for i in range(64):
             ok_take[i] = 0
-        if v == _PLAY and ph == _PH_TAKE:
+        if v == V_PLAY and ph == PH_TAKE:
             # TAKE|m is legal exactly when m scores: asking the points of each mask
             # builds no list of selections (their garbage was the largest block
             # allocated during play).
             for m in range(1, 64):
                 if g.points(m):
                     ok_take[m] = 1
-        elif v == _PLAY and ph != _OVER:
+        elif v == V_PLAY and ph != PH_OVER:
             # What Game.legal() lists, without building its list: COMMON_ROLL or ROLL,
-            # in DECIDE ROLL and STOP (and in WILD every value, which _key allows).
-            if ph != _PH_WILD:
+            # in PH_DECIDE ROLL and STOP (and in PH_WILD every value, which _key allows).
+            if ph != PH_WILD:
                 can_roll = True
-                can_stop = ph == _DECIDE
+                can_stop = ph == PH_DECIDE
         self.rolling = False
         self.tumble_mask = 0
-        if v == _PLAY:
-            if ph == _PH_TAKE:
+        if v == V_PLAY:
+            if ph == PH_TAKE:
                 for i in range(g.nrolled):
                     items[n] = i
                     n += 1
-                for m in range(_COMMON_BIT + 1, 64):
+                for m in range(COMMON_BIT + 1, 64):
                     if ok_take[m]:  # some selection can count the Common Die
-                        items[n] = _IT_COMMON
+                        items[n] = IT_COMMON
                         n += 1
                         break
-                items[n] = _IT_TAKE
+                items[n] = IT_TAKE
                 n += 1
-            elif ph == _COMMON or ph == _PH_ROLL or ph == _DECIDE:
+            elif ph == PH_COMMON or ph == PH_ROLL or ph == PH_DECIDE:
                 if can_roll:
-                    items[n] = _IT_ROLL
+                    items[n] = IT_ROLL
                     n += 1
                 if can_stop:
-                    items[n] = _IT_STOP
+                    items[n] = IT_STOP
                     n += 1
-                # Would ROLL give this same player the next roll at once? Relay:
-                # always. Lockstep: only when nobody else still rolls in this step
-                # or the next one (solo, or everyone else done).
-                ro = ph != _DECIDE or g.schedule == _RELAY or g.players == 1
-                if not ro:
-                    ro = True
-                    filled = g.riser(seat) == 5
-                    after = False
-                    for i in range(g.players):
-                        s = (g.roller + i) % g.players
-                        if s == seat:
-                            after = True
-                        elif g.in_round >> s & 1 and g.status(s) == _ROLLING and \
-                                (after or not filled or g.riser(s) == 5):
-                            ro = False  # plays this step after me, or the next before me
-                            break
-                self.roll_on = ro
-                if can_roll and ro:
+                self.roll_on = self._rolls_on()
+                if can_roll and self.roll_on:
                     self.rolling = True
-                    self.tumble_mask = 0x20 if ph == _COMMON else (1 << g.to_roll()) - 1
-        elif v == _WARN:
-            items[0] = _IT_NO
-            items[1] = _IT_YES
+                    self.tumble_mask = 0x20 if ph == PH_COMMON else (1 << g.to_roll()) - 1
+        elif v == V_WARN:
+            items[0] = IT_NO
+            items[1] = IT_YES
             n = 2
         if n != self.nitems or self.cur >= n:
             self.cur = 0
-            if ph == _PH_TAKE and v == _PLAY:
+            if ph == PH_TAKE and v == V_PLAY:
                 self.mask &= 0x3F
         self.nitems = n
-        # The texts.
-        self.t[_T_HEAD] = "ROUND %d" % g.round
-        if max(g.totals) >= _GOAL:
-            self.t[_T_HEAD] += " TIE"  # the goal is reached: only the tied players play
-        self.t[_T_SHEET] = "SHEET %d" % g.totals[seat]
-        self.t[_T_RUN] = str(g.running(seat))
-        self.t[_T_INFO] = ""
-        self.t[_T_A] = ""
-        self.t[_T_B] = ""
-        self.t[_T_C] = ""
-        if v != _SUMMARY and v != _WINNER:
-            # The table's 12 texts go with its overlay (ui.frenzy_table makes them).
-            self.t_rows = self.t_cols = self.t_tot = ()
-        if v == _PLAY:
-            self.t[_T_PTS] = ""
+        self._texts()
+        self.dirty = True
+
+    def _rolls_on(self):
+        """Would ROLL give this same player the next roll at once? Relay: always.
+        Lockstep: only when nobody else still rolls in this step or the next one
+        (solo, or everyone else done)."""
+        g = self.game
+        if g.phase != PH_DECIDE or g.schedule == RELAY or g.players == 1:
+            return True
+        seat = g.player
+        filled = g.riser(seat) == 5
+        after = False
+        for i in range(g.players):
+            s = (g.roller + i) % g.players
+            if s == seat:
+                after = True
+            elif g.in_round >> s & 1 and g.status(s) == ROLLING and \
+                    (after or not filled or g.riser(s) == 5):
+                return False  # plays this step after me, or the next before me
+        return True
+
+    def _texts(self):
+        g = self.game
+        ph = g.phase
+        seat = g.player
+        v = self.view
+        self.t_head = "ROUND %d" % g.round
+        if max(g.totals) >= GOAL:
+            self.t_head += " TIE"  # the goal is reached: only the tied players play
+        self.t_sheet = "SHEET %d" % g.totals[seat]
+        self.t_run = str(g.running(seat))
+        self.t_info = ""
+        self.t_line1 = ""
+        self.t_line2 = ""
+        self.t_line3 = ""
+        if v != V_SUMMARY and v != V_WINNER:
+            self.t_rows = self.t_cols = self.t_tot = ()  # they go with their overlay
+        if v == V_PLAY:
+            self.t_pts = ""
             m = self.mask
-            if ph == _PH_TAKE and not m:
-                self.t[_T_INFO] = "OK: PICK SCORING DICE"
-            elif ph == _PH_TAKE:
+            if ph == PH_TAKE and not m:
+                self.t_info = "OK: PICK SCORING DICE"
+            elif ph == PH_TAKE:
                 # The points of the selection, and a line saying what to do about
                 # it: a first-time player sees why TAKE cannot be pressed yet.
                 p = g.points(m)
-                self.t[_T_PTS] = "+%d" % p if p else "+0"
-                if ok_take[m]:
-                    self.t[_T_INFO] = "TAKE: SET THEM ASIDE"
-                elif m == _COMMON_BIT:
-                    self.t[_T_INFO] = "ADD A ROLLED DIE TOO"
+                self.t_pts = "+%d" % p if p else "+0"
+                if self.ok_take[m]:
+                    self.t_info = "TAKE: SET THEM ASIDE"
+                elif m == COMMON_BIT:
+                    self.t_info = "ADD A ROLLED DIE TOO"
                 else:
-                    self.t[_T_INFO] = "NOT ALL OF THESE SCORE"
-            elif ph == _COMMON:
-                self.t[_T_INFO] = "SHAKE THE COMMON DIE"
-            elif ph == _PH_WILD:
-                self.t[_T_INFO] = "WILD: PICK ITS VALUE"
-            elif ph == _PH_ROLL or ph == _DECIDE:
+                    self.t_info = "NOT ALL OF THESE SCORE"
+            elif ph == PH_COMMON:
+                self.t_info = "SHAKE THE COMMON DIE"
+            elif ph == PH_WILD:
+                self.t_info = "WILD: PICK ITS VALUE"
+            elif ph == PH_ROLL or ph == PH_DECIDE:
                 n = g.to_roll()
-                if self.app.settings[_S_ODDS] and n:
+                if self.app.settings[S_ODDS] and n:
                     # core.odds.farkle_risk without its checks (n is 1-5 here)
-                    r = WILD_RISK[n] if g.common == 8 and not g.wild else \
-                        fz.RISK[(n - 1) * 7 + (g.usable() or 0)]
-                    self.t[_T_INFO] = "FARKLE RISK %d%%" % r
-                if ph == _DECIDE and g.riser(seat) == 5:
-                    self.t[_T_PTS] = "FULL!"
-        elif v == _FARKLE:
+                    r = WILD_RISK[n] if g.common == WILD and not g.wild else \
+                        RISK[(n - 1) * 7 + (g.usable() or 0)]
+                    self.t_info = "FARKLE RISK %d%%" % r
+                if ph == PH_DECIDE and g.riser(seat) == 5:
+                    self.t_pts = "FULL!"
+        elif v == V_FARKLE:
             c = COLOURS[self.ov[_FSEAT]]
             lost = int.from_bytes(self.ov[_FLOST:_FLOST + 3], "big")
             # Nothing to lose on a round's first roll: no "LOST 0".
-            self.t[_T_A] = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
-            self.t[_T_B] = "DONE FOR THIS ROUND"
+            self.t_line1 = "%s LOST %d" % (c, lost) if lost else c + " FARKLED"
+            self.t_line2 = "DONE FOR THIS ROUND"
+        elif v == V_NOTICE:
+            self._notice_texts()
+        elif v == V_WARN:
+            self.t_line1 = "BELOW 400: COUNTS 0."
+            self.t_line2 = "STOP ANYWAY?"
+            r = g.running(seat)
+            self.t_line3 = "ROUND SCORE %d" % (r * 2 if g.common == TWOX else r)
+        elif v == V_SUMMARY:
+            self._summary_texts()
         else:
-            fz._aside("ui", "frenzy_table" if v >= _SUMMARY else "frenzy_text", self, g, v,
-                      seat)
-        self.dirty = True
+            self._winner_texts()
 
-    # ---- ui bytes for Continue (read back by ui.frenzy_resume) ------------------
+    def _notice_texts(self):
+        """'GREEN FILLED THE RISER: / YOU STOP WITH / 450', for the notice shown."""
+        ov = self.ov
+        i = ov[_NI]
+        s = ov[_NSF + i] >> 4
+        self.t_line1 = "%s FILLED THE RISER:" % COLOURS[ov[_NSF + i] & 15]
+        if s == self.app.holder or self.game.players == 1:
+            self.t_line2 = "YOU STOP WITH"
+        else:
+            self.t_line2 = "%s STOPS WITH" % COLOURS[s]
+        j = _NRUN + 3 * i
+        self.t_line3 = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
+
+    def _new_table(self):
+        self.t_rows = ["", "", "", ""]
+        self.t_cols = ["", "", "", ""]
+        self.t_tot = ["", "", "", ""]
+        return self.t_rows, self.t_cols, self.t_tot
+
+    def _summary_texts(self):
+        """The round's headline, per seat its colour, the round's score (or "-" out
+        of the round, "350<400" below the entry), the total; the footer."""
+        g = self.game
+        ov = self.ov
+        rows, cols, tot = self._new_table()
+        self.t_line1 = "ROUND %d" % (ov[_SROUND] << 8 | ov[_SROUND + 1])
+        if ov[_SFLAGS] & 1:
+            self.t_line1 += "  2^ DOUBLED"
+        for s in range(g.players):
+            rows[s] = COLOURS[s]
+            if not ov[_SIN] >> s & 1:
+                cols[s] = "-"
+            else:
+                c = g.round_scores[s]
+                raw = g.round_raw[s]
+                cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
+            tot[s] = str(g.totals[s])
+        # A tie: the marked rows play one more round.
+        self.t_line2 = "TIE: ONE MORE ROUND" if ov[_SFLAGS] >> 4 else "OK"
+
+    def _winner_texts(self):
+        """The winner's total, then the other seats' colours and totals."""
+        g = self.game
+        rows, _, tot = self._new_table()
+        w = g.winner
+        self.t_line2 = str(g.totals[w])
+        k = 0
+        for s in range(g.players):
+            if s != w:
+                rows[k] = COLOURS[s]
+                tot[k] = str(g.totals[s])
+                k += 1
+
+    # ---- ui bytes for Continue --------------------------------------------------------
 
     def _pack(self):
         b = self.ov[:_UI_LEN]
         b[0] = _UI_VERSION
-        b[1] = self.view
-        b[9] = self.cur
-        b[10] = self.mask
-        b[11] = self.wildv
+        b[_VIEW] = self.view
+        b[_CUR] = self.cur
+        b[_MASK] = self.mask
+        b[_WILDV] = self.wildv
         return b
+
+    def _restore(self, b):
+        """The view _pack() saved; bytes of another layout are ignored."""
+        ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[_VIEW] <= V_WINNER \
+            and b[_NQ] <= _QMAX and b[_ND] <= 5 and b[_NN] <= _NMAX
+        for i in range(_QMAX):
+            ok = ok and b[_Q + i] <= V_WINNER
+        if not ok:
+            return
+        ov = self.ov
+        ov[:_UI_LEN] = b
+        self.view = b[_VIEW]
+        self.cur = b[_CUR]
+        self.mask = b[_MASK] & 0x3F
+        self.wildv = b[_WILDV] if 1 <= b[_WILDV] <= 6 else 1
+        ov[_TAKEN] &= 0x3F
+        ov[_FSEAT] &= 3
+        if b[_NI] >= b[_NN]:
+            ov[_NI] = 0
+        for i in range(_NMAX):
+            ov[_NSF + i] &= 0x33  # stopped seat << 4 | filling seat
+        ov[_SFLAGS] &= 0xF1
+        if self.view == V_WINNER and self.game.phase != PH_OVER:
+            self.view = V_PLAY
+        if self.view == V_NOTICE and not b[_NN]:
+            self.view = V_PLAY
+        if self.view == V_WINNER:
+            # The grace before OK leaves starts again.
+            ov[_WIN_T0:_WIN_T0 + 4] = min(self.app.now, 0xFFFFFFFF).to_bytes(4, "big")
+
+    # ---- drawing (allocates nothing: every string was formatted by _sync) -------------
+
+    def draw(self, fb):
+        v = self.view
+        if v == V_PLAY:
+            self._draw_play(fb)
+        elif v == V_FARKLE:
+            gfx.center(fb, "FARKLE", 1, 1, gfx.MEDIUM, 2)
+            ov = self.ov
+            n = ov[_ND]
+            x0 = (128 - (n * _DX - 2)) // 2
+            for i in range(n):
+                gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
+            gfx.center(fb, self.t_line1, 40, 1, gfx.MEDIUM)
+            gfx.center(fb, self.t_line2, 51)
+            gfx.right(fb, "OK", 128, 58)
+        elif v == V_NOTICE:
+            gfx.banner(fb, "RISER FILLED", 0)
+            gfx.center(fb, self.t_line1, 16)
+            gfx.center(fb, self.t_line2, 26, 1, gfx.MEDIUM)
+            gfx.center(fb, self.t_line3, 38, 1, gfx.MEDIUM, 2)
+            gfx.right(fb, "OK", 128, 58)
+        elif v == V_WARN:
+            gfx.banner(fb, "STOP?", 0)
+            gfx.center(fb, self.t_line1, 16, 1, gfx.MEDIUM)
+            gfx.center(fb, self.t_line2, 28, 1, gfx.MEDIUM)
+            gfx.text(fb, self.t_line3, 4, 41)
+            x = 30
+            for i in range(2):
+                x = _button(fb, "NO" if self.items[i] == IT_NO else "YES", x, i == self.cur)
+                x += 16
+        elif v == V_SUMMARY:
+            gfx.banner(fb, self.t_line1, 0)
+            y = 13
+            for s in range(self.game.players):
+                if self.ov[_SFLAGS] >> 4 + s & 1:  # a tie round's seat
+                    gfx.arrow(fb, 0, y + 1)
+                gfx.text(fb, self.t_rows[s], 5, y + 1)
+                gfx.right(fb, self.t_cols[s], 84, y, 1, gfx.MEDIUM)
+                gfx.right(fb, self.t_tot[s], 128, y, 1, gfx.MEDIUM)
+                y += 10
+            gfx.text(fb, self.t_line2, 0, 58)
+        else:  # the winner
+            gfx.center(fb, COLOURS[self.game.winner], 0, 1, gfx.MEDIUM, 2)
+            gfx.center(fb, "WINS WITH", 16)
+            gfx.center(fb, self.t_line2, 24, 1, gfx.MEDIUM, 2)
+            y = 43
+            for i in range(3):
+                if self.t_rows[i]:
+                    gfx.text(fb, self.t_rows[i], 0, y)
+                    gfx.right(fb, self.t_tot[i], 64, y)
+                y += 7
+            gfx.right(fb, "OK: MENU", 128, 58)
+
+    def _draw_play(self, fb):
+        g = self.game
+        app = self.app
+        ph = g.phase
+        seat = g.player
+        tumbling = app.tumbling
+        frame = app.frame
+        # The header: colour label, round, the player's score sheet total.
+        w = gfx.label(fb, COLOURS[seat], 0, 0)
+        gfx.text(fb, self.t_head, w + 3, 1)
+        gfx.right(fb, self.t_sheet, 128, 1)
+        # The rolled dice (or the ones about to be rolled).
+        if ph == PH_COMMON:
+            pass
+        elif ph == PH_ROLL or tumbling:
+            m = self.tumble_mask
+            for i in range(g.to_roll()):
+                if tumbling and m >> i & 1:
+                    # A face that changes every other frame and differs between dice.
+                    gfx.die(fb, i * _DX, _DY + ((frame + i) & 1),
+                            (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1)
+                else:
+                    gfx.die(fb, i * _DX, _DY, _UNKNOWN)
+        else:
+            ov = self.ov
+            sel = self.mask if ph == PH_TAKE else ov[_TAKEN] if ph == PH_DECIDE else 0
+            for i in range(ov[_ND]):
+                gfx.die(fb, i * _DX, _DY, ov[_DICE + i], DIE_L, bool(sel >> i & 1))
+        cur_item = self.items[self.cur] if self.nitems else 255
+        caret = ph == PH_TAKE and cur_item == IT_COMMON
+        # The Common Die.
+        x = _CX
+        fb.vline(x - 5, _DY, 17, 1)
+        c = g.common
+        if tumbling and self.tumble_mask & 0x20:
+            gfx.die(fb, x, _DY + (frame & 1), (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
+        elif ph == PH_COMMON or not c:
+            gfx.die(fb, x, _DY, _UNKNOWN)
+        elif ph == PH_WILD:
+            gfx.die(fb, x, _DY, self.wildv, DIE_L, True)
+            gfx.caret(fb, x, 27, 17)
+        else:
+            face = c
+            if c == WILD and g.wild:
+                face = g.wild
+            sel = ph == PH_TAKE and self.mask & COMMON_BIT
+            if ph == PH_DECIDE and self.ov[_TAKEN] & COMMON_BIT:
+                sel = True
+            gfx.die(fb, x, _DY, face, DIE_L, bool(sel))
+            if c == WILD and g.wild and not caret:
+                gfx.text(fb, "W", x + 7, 28)
+            if (ph == PH_TAKE or ph == PH_ROLL or ph == PH_DECIDE) and face <= 6 \
+                    and not sel and g.usable() is None:
+                # Counted already in this set of five: struck through.
+                for i in range(15):
+                    fb.pixel(x + 1 + i, _DY + 15 - i, 1)
+        if ph == PH_TAKE and cur_item <= IT_COMMON:
+            gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
+        if ph != PH_COMMON:
+            x = gfx.text(fb, self.t_run, 0, 31, 1, gfx.MEDIUM, 2)
+            if c == TWOX:
+                gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
+            if self.t_pts:
+                gfx.right(fb, self.t_pts, 97, 38, 1, gfx.MEDIUM)
+            # The riser: 5 steps, filled as dice go on it.
+            n = g.riser(seat)
+            for i in range(5):
+                h = 3 + 3 * i
+                x = 99 + 6 * i
+                if i < n:
+                    fb.fill_rect(x, 46 - h, 5, h, 1)
+                else:
+                    fb.rect(x, 46 - h, 5, h, 1)
+        else:
+            gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
+            gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
+        gfx.text(fb, self.t_info, 0, 48)
+        if ph == PH_WILD:
+            _button(fb, "SET WILD", 0, True)
+            gfx.right(fb, "< >", 128, _BY + 2)
+            return
+        x = 0
+        for i in range(self.nitems):
+            it = self.items[i]
+            cur = i == self.cur
+            if it == IT_TAKE:
+                x = _button(fb, "TAKE", x, cur, self.ok_take[self.mask] == 1)
+            elif it == IT_ROLL:
+                x = _button(fb, "ROLL", x, cur)
+            elif it == IT_STOP:
+                x = _button(fb, "STOP", x, cur)
+        if self.rolling and not tumbling and not app.sensor_missing:
+            gfx.right(fb, "OR SHAKE", 128, _BY + 2)
+
+
+def _button(fb, s, x, cursor, enabled=True):
+    """A choice: inverted under the cursor, plain text otherwise. Not possible now
+    (TAKE with a selection that does not score): the text stays whole (dithering it
+    garbled "TAKE" into "YA !(") over a dotted line, a solid one under the cursor;
+    the info line says what is missing."""
+    w = gfx.width(s, gfx.MEDIUM) + 2
+    if cursor and enabled:
+        gfx.label(fb, s, x, _BY, gfx.MEDIUM)
+        return x + w + 5
+    gfx.text(fb, s, x + 1, _BY + 1, 1, gfx.MEDIUM)
+    if not enabled:
+        if cursor:
+            fb.hline(x, _BY + 8, w, 1)
+        else:
+            for xx in range(x, x + w, 2):
+                fb.pixel(xx, _BY + 8, 1)
+    return x + w + 5

@@ -37,9 +37,7 @@ except ImportError:
 _W = const(128)  # screen width (height 64)
 SMALL = (font.SMALL, font.SMALL_W, 5)
 MEDIUM = (font.MEDIUM, font.MEDIUM_W, 7)
-# The large die's size, die()'s default. Not a const while ui/frenzy_draw.py reads it as
-# gfx.DIE_L (the build refuses attribute reads of consts); other modules import it.
-DIE_L = 17
+DIE_L = const(17)  # the large die's size, die()'s default
 
 # Pip layouts per face: bits 0 TL, 1 TR, 2 ML, 3 MR, 4 BL, 5 BR, 6 centre; per bit the
 # pip's place, column << 4 | row (0 near edge, 1 middle, 2 far edge).

@@ -6,6 +6,7 @@ game) and app.menu() imports it again. The games offered are core.games' rows.
 """
 from core.games import FEWEST, GAMES_TABLE, KIND, MOST, TITLE
 from ui import gfx
+from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
 
 
@@ -31,7 +32,7 @@ class Splash(Screen):
         gfx.center(fb, "POCKET", 4, 1, gfx.MEDIUM, 2)
         gfx.center(fb, "DICE", 22, 1, gfx.MEDIUM, 2)
         for i in range(4):
-            gfx.die(fb, 22 + i * 22, 42, (3, 1, 6, 5)[i], gfx.DIE_L, i == 1)
+            gfx.die(fb, 22 + i * 22, 42, (3, 1, 6, 5)[i], DIE_L, i == 1)
 
 
 class Menu(Screen):

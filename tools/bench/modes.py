@@ -178,9 +178,9 @@ def frames(root, lib, fs):
     tumbled = False
     for _ in range(50):
         s = app.screen
-        if s.NAME == "frenzy" and s.view == fs_.PLAY and s.game.phase == fz.PH_TAKE:
+        if s.NAME == "frenzy" and s.view == fs_.V_PLAY and s.game.phase == fz.PH_TAKE:
             break
-        if s.NAME == "frenzy" and s.view == fs_.PLAY and s.game.phase in (fz.PH_COMMON,
+        if s.NAME == "frenzy" and s.view == fs_.V_PLAY and s.game.phase in (fz.PH_COMMON,
                                                                             fz.PH_ROLL):
             d.run(d._item(fs_.IT_ROLL))
             dev.push(0x12)
@@ -191,7 +191,7 @@ def frames(root, lib, fs):
                 tumbled = True
                 out("alloc", "fz_tumble", 10, _measure(d, 10))
             d.run(d.frames(600))
-        elif s.NAME == "frenzy" and s.view == fs_.PLAY and s.game.phase == fz.PH_WILD:
+        elif s.NAME == "frenzy" and s.view == fs_.V_PLAY and s.game.phase == fz.PH_WILD:
             d.run(d.tap("OK"))
         else:
             d.run(d.tap("OK"))
@@ -322,10 +322,7 @@ BOOT_ORDER = ("guard", "core.games", "store", "power", "ui.gfx", "ui.font", "ui.
               "ui.sounds", "hal.events", "hal.display", "hal.buttons", "hal.buzzer",
               "hal.shake", "hal.mpu6050", "hal.devices", "core.dice", "app", "ui.menu",
               "core.shakeup", "ui.shakeup_screen",
-              "core.frenzy", "ui.frenzy_screen", "ui.frenzy_draw",
-              "core.frenzy_score", "core.frenzy_new", "core.frenzy_round", "core.frenzy_save",
-              "ui.frenzy_start", "ui.frenzy_resume", "ui.frenzy_text", "ui.frenzy_table",
-              "core.frenzy_load",
+              "core.frenzy_score", "core.frenzy", "ui.frenzy_screen", "core.frenzy_why",
               "core.shakeup_load", "core.shakeup_why", "ui.launch", "ui.settings", "ui.howto",
               "ui.stats")
 

@@ -3,8 +3,8 @@
 Runs inside the MicroPython unix port, the WebAssembly port and CPython. It imports
 no firmware module at load time (the benchmark loads it before fencing the heap, and
 the firmware's modules must be counted in the firmware's share): the codes of
-Frenzy's core and screen come from the host-side name modules (core.frenzy_names,
-ui.frenzy_views), loaded with the Driver, before the fence.
+Frenzy's core and screen it reads are copied in FrenzyCodes (their owners are game
+modules, which the firmware must load itself, after the fence).
 
 `Driver(app, sim)`: a virtual 33 ms frame clock (`frames(ms)`, `tap(name)`,
 `shake()`), `to_menu()`, `new_game(kind, players)`. These are generators that yield
@@ -72,6 +72,25 @@ class Stuck(Exception):
     pass
 
 
+class FrenzyCodes:
+    """The codes the pilot reads, with their owners' names and values (core.frenzy,
+    core.frenzy_score, ui.frenzy_screen). A copy, because importing the owners would
+    load game code before the fence; a wrong copy leaves the pilot Stuck."""
+    PH_COMMON = 0
+    PH_ROLL = 1
+    PH_WILD = 2
+    PH_TAKE = 3
+    PH_DECIDE = 4
+    COMMON_BIT = 0x20
+    V_PLAY = 0
+    V_WARN = 3
+    V_WINNER = 5
+    IT_COMMON = 5
+    IT_TAKE = 6
+    IT_ROLL = 7
+    IT_STOP = 8
+
+
 class Driver:
     def __init__(self, app, sim, seed=1):
         """app may be None until the game's App exists (the benchmark makes the Driver
@@ -94,19 +113,7 @@ class Driver:
         self.idx = 0         # its next step; at its end none runs
         self.wait = 0        # frames waited by its "tumbling" / "rest" step
         self.end = 0         # frames run while now < end
-        # Frenzy's codes and views by name: the firmware keeps them as private
-        # consts, so core.frenzy.ROLL would load core.frenzy_names during the game.
-        # The pilot loads both name modules here and keeps only the modules: what
-        # this import added to sys.modules goes again, so the firmware makes (and is
-        # charged for) its own packages.
-        had = [name for name in ("core", "ui") if name in sys.modules]
-        from core import frenzy_names
-        from ui import frenzy_views
-        self.fzn = frenzy_names
-        self.fvn = frenzy_views
-        for name in ("core.frenzy_names", "core", "ui.frenzy_views", "ui"):
-            if name not in had:
-                sys.modules.pop(name, None)
+        self.fzn = self.fvn = FrenzyCodes  # Frenzy's codes and views by name
 
     # ---- time and inputs ---------------------------------------------------------
 
@@ -406,14 +413,14 @@ class Driver:
         fz = self.fzn
         g = s.game
         v = s.view
-        if v == fs.WINNER:
+        if v == fs.V_WINNER:
             return False
-        if v == fs.WARN:
+        if v == fs.V_WARN:
             self._put("tap", "NEXT")  # NO is offered first: YES, stop anyway
             self._put("tap", "OK")
             self._put("dec")
             return True
-        if v != fs.PLAY:
+        if v != fs.V_PLAY:
             self._put("tap", "OK")  # FARKLE, notices, round summary
             return True
         ph = g.phase
