@@ -17,7 +17,8 @@
 # Replies go to stderr as frames b"\x00EMU <kind> <id> <len>\n<payload>":
 #   READY, RUN (user code started: SIGINT is safe now), DONE (payload: the traceback,
 #   empty when none), MISSING (no such file), RESET (payload b"hard" / b"soft" /
-#   b"deep"), LOG (a note for the host's log).
+#   b"deep"), LOG (a note for the host's log), FSBEGIN / FSEND (an `mpremote mount`
+#   transaction opens / closes: its bytes pass the host untouched).
 # Program output goes to stdout untouched.
 import gc
 import io
@@ -276,6 +277,28 @@ def _traceback(e):
     return "\n".join(keep).encode()
 
 
+def _hook_remote_fs(glb):
+    # `mpremote mount` runs its RemoteCommand class here: the device half of a file
+    # protocol over the serial line (0x18, a command, binary arguments both ways). The
+    # host must pass those bytes through untouched - a 0x03 among them is data, not
+    # Ctrl-C (RemoteCommand.begin turns kbd_intr off on a device). Its begin/end tell the
+    # host when a transaction is open.
+    cls = glb.get("RemoteCommand")
+    if cls is None or getattr(cls, "_emu_hooked", False):
+        return
+    begin, end = cls.begin, cls.end
+
+    def hooked_begin(self, kind):
+        _frame("FSBEGIN", 0)
+        begin(self, kind)
+
+    def hooked_end(self):
+        end(self)
+        _frame("FSEND", 0)
+
+    cls.begin, cls.end, cls._emu_hooked = hooked_begin, hooked_end, True
+
+
 def _run(ident, src, mode, name, glb):
     err = b""
     reset = None
@@ -290,6 +313,7 @@ def _run(ident, src, mode, name, glb):
         reset = "soft"
     except BaseException as e:  # KeyboardInterrupt included: report, go on
         err = _traceback(e)
+    _hook_remote_fs(glb)
     if reset:
         _frame("RESET", ident, reset.encode())
     else:

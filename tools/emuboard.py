@@ -140,6 +140,7 @@ class EmuBoard:
                       "execs": 0, "dropped_out": 0, "deep_sleeps": 0}
         self._child = None
         self._errbuf = b""
+        self._fs_depth = 0
         self._cause = PWRON_RESET
         self._mode = FRIENDLY
         self._jobs = deque()
@@ -420,6 +421,7 @@ class EmuBoard:
             cmd += ["--ctl", self.ctl_dir]
         cmd += ["--cause", str(self._cause), "--budget", str(share)]
         self._errbuf = b""
+        self._fs_depth = 0  # open `mpremote mount` transactions of this interpreter
         self._child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, cwd=cwd, bufsize=0,
                                        start_new_session=True)
@@ -463,7 +465,7 @@ class EmuBoard:
                 return
             if not data:
                 return
-            if self._mode != RAW:
+            if self._mode != RAW and not self._fs_depth and b"\x18" not in data:
                 data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
             self._out(data)
 
@@ -514,6 +516,12 @@ class EmuBoard:
             return
         if kind == "LOG":
             return
+        if kind == "FSBEGIN":
+            self._fs_depth += 1
+            return
+        if kind == "FSEND":
+            self._fs_depth = max(0, self._fs_depth - 1)
+            return
         if cur is None or cur[-1] != ident:
             return  # a late duplicate; nothing waits for it
         if kind == "RUN":
@@ -551,6 +559,14 @@ class EmuBoard:
 
     # ---- bytes from the client ---------------------------------------------------
     def _input(self, data):
+        if self._fs_depth and self._child is not None:
+            # Inside an `mpremote mount` transaction: the running code reads these.
+            try:
+                self._child.stdin.write(data)
+                self._child.stdin.flush()
+            except (BrokenPipeError, OSError):
+                pass
+            return
         for b in data:
             if self._cur is not None or self._jobs:
                 if b == 3:  # Ctrl-C: the UART interrupt character, acted on at once
