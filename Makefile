@@ -51,7 +51,7 @@ image: $(STAMP)
 	$(VPY) tools/image.py --board $(BOARD)
 
 flash: $(STAMP)
-	$(VPY) tools/image.py --board $(BOARD) --flash --port $(PORT) --firmware $(FIRMWARE)
+	$(VPY) tools/image.py --board $(BOARD) --flash --port $(PORT) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
 repl: $(STAMP)
 	$(VENV)/bin/mpremote connect $(PORT) repl
