@@ -42,6 +42,14 @@ class BuildError(Exception):
     pass
 
 
+def version(firmware=FIRMWARE):
+    """The VERSION string of firmware/version.py (read, not imported)."""
+    ns = {}
+    with open(os.path.join(firmware, "version.py")) as f:
+        exec(f.read(), ns)
+    return ns["VERSION"]
+
+
 def boards(boards_dir=None):
     """Names of the board profiles in boards/ (manifests are not boards)."""
     boards_dir = boards_dir or BOARDS
@@ -187,7 +195,7 @@ def _remove_stale(out_dir, wanted):
 
 def print_sizes(board, listing, out=sys.stdout):
     total = 0
-    out.write("build/%s:\n" % board)
+    out.write("build/%s: Pocket Dice %s\n" % (board, version()))
     for dev, size, _ in listing:
         out.write("  %7d  %s\n" % (size, dev))
         total += size

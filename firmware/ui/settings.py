@@ -5,6 +5,7 @@ games."""
 from ui import gfx
 from ui.screens import BACK, NEXT, OK, PREV, Screen
 from ui.boot import apply_settings  # (app.menu() drops ui.boot with this module)
+from version import VERSION
 
 # store.S_* indices (the ui does not import store).
 _S_SOUND = 0
@@ -112,6 +113,7 @@ class Settings(Screen):
             c = 0 if sel else 1
             if i == n:
                 gfx.center(fb, "DONE", y, c)
+                gfx.right(fb, "V" + VERSION, 125, y, c)  # the About line
             else:
                 gfx.text(fb, _LINES[i][0], 2, y, c)
                 gfx.right(fb, self.vals[i], 125, y, c)  # 2 px clear of the scroll bar
