@@ -293,3 +293,41 @@ def test_flash_without_firmware_says_what_to_download(tmp_path):
     assert res.returncode != 0
     assert "https://micropython.org/download/ESP32_GENERIC/" in res.stderr, res.stderr
     assert "FIRMWARE=" in res.stderr and "usage:" not in res.stderr, res.stderr
+
+
+def test_release_merges_firmware_and_image_into_one_file(tmp_path):
+    """make release with a made-up .bin carrying a real partition table: one merged
+    file that, written at the firmware's offset, is the flash the stock boot mounts."""
+    import release
+
+    fw = str(tmp_path / "ESP32_GENERIC-20250911-v1.26.1.bin")
+    fake_firmware(fw, "esp32", image.fl.TABLES["4MiBplus"])
+    out = str(tmp_path / "rel")
+    res = subprocess.run([sys.executable, os.path.join(TOOLS, "release.py"), "--board", BOARD,
+                          "--firmware", fw, "--out", out], capture_output=True, text=True,
+                         timeout=180, cwd=ROOT)
+    assert res.returncode == 0, res.stdout + res.stderr
+    ver = image.buildmod.version()
+    merged = os.path.join(out, "pocket-dice-%s-%s-merged.bin" % (ver, BOARD))
+    vimg = os.path.join(out, "pocket-dice-%s-%s-vfs.img" % (ver, BOARD))
+    sums = {}
+    with open(os.path.join(out, "SHA256SUMS")) as f:
+        for line in f:
+            h, name = line.split()
+            sums[name] = h
+    assert sums == {os.path.basename(p): release.sha256(p) for p in (vimg, merged)}
+    assert ("esptool --chip esp32 --port PORT --baud 460800 write-flash --erase-all 0x1000 "
+            + os.path.basename(merged)) in res.stdout, res.stdout
+    with open(merged, "rb") as f:
+        m = f.read()
+    with open(fw, "rb") as f:
+        fwb = f.read()
+    with open(vimg, "rb") as f:
+        vb = f.read()
+    # Written at 0x1000: the .bin first, the image at 0x200000 - 0x1000 into the file.
+    assert m[:len(fwb)] == fwb and m[0x200000 - 0x1000:] == vb
+    flash = bytearray(b"\xff" * (4 * image.MB))
+    flash[0x1000:0x1000 + len(m)] = m
+    (tmp_path / "flash.bin").write_bytes(bytes(flash))
+    code, text = stock_boot(tmp_path, str(tmp_path / "flash.bin"))
+    assert code == 0 and "BOARD ESP32 DevKitC" in text, text
