@@ -300,7 +300,7 @@ def test_release_merges_firmware_and_image_into_one_file(tmp_path):
     file that, written at the firmware's offset, is the flash the stock boot mounts."""
     import release
 
-    fw = str(tmp_path / "ESP32_GENERIC-20250911-v1.26.1.bin")
+    fw = str(tmp_path / "ESP32_GENERIC-made-up-v1.28.0.bin")
     fake_firmware(fw, "esp32", image.fl.TABLES["4MiBplus"])
     out = str(tmp_path / "rel")
     res = subprocess.run([sys.executable, os.path.join(TOOLS, "release.py"), "--board", BOARD,

@@ -3,7 +3,7 @@
 Usage:
   python tools/image.py --board esp32_devkit                      # build/esp32_devkit-vfs.img
   python tools/image.py --board esp32_devkit --flash --port /dev/ttyUSB0 \
-      --firmware ESP32_GENERIC-20250911-v1.26.1.bin              # erase, firmware + image
+      --firmware ESP32_GENERIC-<date>-v1.xx.bin              # erase, firmware + image
 
 Where the filesystem goes (the facts, with their upstream tags and paths, are in
 tools/flash_layout.py): every stock ESP32_GENERIC / ESP32_GENERIC_S3 download from 1.23.0
@@ -44,7 +44,7 @@ def missing_firmware(chip):
     name = DOWNLOAD[chip]
     return ("flashing needs the stock MicroPython firmware for this board (%s).\n"
             "  1. Download the latest release .bin from https://micropython.org/download/%s/\n"
-            "     (a file named like %s-20250911-v1.26.1.bin)\n"
+            "     (named like %s-<date>-v1.xx.bin; any release 1.23 or later)\n"
             "  2. Put it anywhere, e.g. in this folder, and run\n"
             "     make flash BOARD=<board> PORT=<port> FIRMWARE=%s-<date>-v1.xx.bin\n"
             "     (without make: python tools/image.py --board <board> --flash --port <port> "

@@ -3,7 +3,7 @@ one merged image to write in a single esptool run; SHA-256 sums and the exact co
 
 Usage:
   python tools/release.py --board esp32_devkit
-  python tools/release.py --board esp32_devkit --firmware ESP32_GENERIC-20250911-v1.26.1.bin
+  python tools/release.py --board esp32_devkit --firmware ESP32_GENERIC-<date>-v1.xx.bin
 
 Writes build/release/pocket-dice-<version>-<board>-vfs.img (and, with --firmware,
 pocket-dice-<version>-<board>-merged.bin: the .bin at its offset, the image where the
