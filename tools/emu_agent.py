@@ -20,7 +20,6 @@
 #   b"deep"), LOG (a note for the host's log), FSBEGIN / FSEND (an `mpremote mount`
 #   transaction opens / closes: its bytes pass the host untouched).
 # Program output goes to stdout untouched.
-import gc
 import io
 import os
 import sys
@@ -242,25 +241,6 @@ def _patch_machine(opts, glb):
             _frame("LOG", 0, ("no emu hooks: %r" % e).encode())
 
 
-_ballast = []
-
-
-def _fence(budget):
-    # Hold all free heap but budget bytes (the firmware's share, a device's heap): the
-    # agent and the simulated hardware live outside it, as silicon does on a board.
-    gc.collect()
-    size = 1 << 20
-    while size >= 256:
-        spare = gc.mem_free() - budget
-        if spare < 256:
-            break
-        try:
-            _ballast.append(bytearray(min(size, spare - 64)))
-        except MemoryError:  # free heap comes in pieces: take smaller ones
-            size >>= 1
-    gc.collect()
-
-
 def _traceback(e):
     buf = io.StringIO()
     sys.print_exception(e, buf)
@@ -326,7 +306,11 @@ def main():
     glb = {"__name__": "__main__"}
     _patch_machine(opts, glb)
     if "budget" in opts:
-        _fence(int(opts["budget"]))
+        # The firmware's share, a device's heap: the agent and the simulated hardware
+        # (silicon on a board) live outside it.
+        from heap_fence import fence  # tools/sim, mounted at /_emu_sim
+
+        fence(int(opts["budget"]))
     stdin = sys.stdin.buffer
     _frame("READY", 0)
     while True:
