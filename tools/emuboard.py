@@ -55,7 +55,7 @@ RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 FRIENDLY, RAW, PASTE = "friendly", "raw", "paste"
 PASTE_WINDOW = 512  # raw-paste flow-control window, bytes
 FRAME_MAGIC = b"\x00EMU "
-FLASH_MB = 4  # a new --image is a whole erased 4 MB flash with the stock table
+FLASH_MB = flash_layout.DEFAULT_FLASH_MB["esp32"]  # a new --image: an erased ESP32 flash (4 MB)
 BLOCK_SIZE = 4096
 # The ESP32 port's heap (the memory issue's measurements on a plain ESP32): 56 KB in the
 # first area, about 110 KB once it has grown. The unix port cannot grow its heap in

@@ -28,8 +28,10 @@ MB = fl.MB
 FIRMWARE_OFFSET = fl.FIRMWARE_OFFSET
 DEFAULT_FLASH_MB = fl.DEFAULT_FLASH_MB
 PARTITION_TABLE_ADDR = fl.TABLE_ADDR
-# MicroPython's VfsLfs2 defaults (extmod/vfs_lfs.c): readsize 32, progsize 32,
-# lookahead 32; littlefs on-disk version 2.0 mounts on every littlefs v2 release.
+# MicroPython's VfsLfs2 defaults (extmod/vfs_lfs.c v1.23.0 and v1.28.0:40-42, the
+# readsize/progsize/lookahead arguments' {.u_int = 32}); littlefs on-disk version 2.0
+# mounts on every littlefs v2 release (extmod/vfs_lfsx.c v1.28.0:107-111 only sets
+# another disk_version in builds with LFS2_MULTIVERSION).
 LFS_OPTS = {"read_size": 32, "prog_size": 32, "lookahead_size": 32, "name_max": 255,
             "disk_version": 0x00020000}
 DOWNLOAD = {"esp32": "ESP32_GENERIC", "esp32s3": "ESP32_GENERIC_S3"}
