@@ -331,3 +331,16 @@ def test_release_merges_firmware_and_image_into_one_file(tmp_path):
     (tmp_path / "flash.bin").write_bytes(bytes(flash))
     code, text = stock_boot(tmp_path, str(tmp_path / "flash.bin"))
     assert code == 0 and "BOARD ESP32 DevKitC" in text, text
+
+
+def test_an_image_for_the_wrong_flash_size_does_not_mount(tmp_path):
+    """The stock firmware sizes vfs to the chip's flash; LittleFS refuses a filesystem
+    whose block count differs (EINVAL), so the board would format itself empty: the
+    profile's FLASH_MB (or make flash's esptool flash-id) must be right."""
+    img, _l, _u = image.image_for(BOARD, image.default_layout(4), str(tmp_path / "v.img"),
+                                  str(tmp_path / "build"))
+    flash = str(tmp_path / "flash.bin")
+    image.flash_file(flash, "esp32", 8, image.fl.stock_table("esp32", 8), img)
+    code, out = stock_boot(tmp_path, flash)
+    assert code == 3 and "MOUNT FAILED" in out, out
+    assert image.board_info("heltec_wifi_kit_32_v2") == ("esp32", 8)
