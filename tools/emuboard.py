@@ -114,6 +114,7 @@ def blank_flash(path, flash_mb=FLASH_MB, chip="esp32"):
     data = bytearray(b"\xff" * (flash_mb * 1024 * 1024))
     table = flash_layout.encode_table(flash_layout.stock_table(chip, flash_mb))
     data[flash_layout.TABLE_ADDR:flash_layout.TABLE_ADDR + len(table)] = table
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
 
