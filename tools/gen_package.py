@@ -91,7 +91,7 @@ def shim(board):
 def outputs():
     """{path: text} of every generated file."""
     out = {PACKAGE: package_json(), os.path.join(FREEZE, COMMON): manifest_common()}
-    for b in buildmod.boards():
+    for b in buildmod.hardware_boards():
         out[board_package(b)] = package_json(b)
         d = os.path.join(FREEZE, b)
         out[os.path.join(d, "manifest.py")] = manifest(b)

@@ -58,11 +58,8 @@ def board_info(board):
     path = os.path.join(buildmod.BOARDS, board + ".py")
     if not os.path.isfile(path):
         raise ImageError("unknown board %r; boards/ has: %s" % (board, ", ".join(buildmod.boards())))
-    ns = {}
-    with open(path) as f:
-        src = f.read()
     try:
-        exec(compile(src, path, "exec"), ns)
+        ns = buildmod.profile(board)
     except Exception as e:  # a profile that fails here fails on the device too
         raise ImageError("%s: %s" % (path, e))
     chip = ns.get("CHIP", "esp32")

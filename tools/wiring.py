@@ -25,12 +25,7 @@ ROW = 22  # px between pins
 CHAR_W = 7  # px per character of the 12 px monospace labels (layout estimate)
 
 
-def load_profile(board):
-    path = os.path.join(buildmod.BOARDS, board + ".py")
-    ns = {}
-    with open(path) as f:
-        exec(compile(f.read(), path, "exec"), ns)
-    return ns
+load_profile = buildmod.profile
 
 
 def connections(p):
@@ -194,8 +189,7 @@ def to_png(board, path):
     img.save(path)
 
 
-def hardware_boards():
-    return [b for b in buildmod.boards() if load_profile(b).get("CHIP") != "host"]
+hardware_boards = buildmod.hardware_boards
 
 
 def main(argv=None):
