@@ -12,13 +12,15 @@ FS ?= .sim
 QUICK ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: emuboard help venv sim test test-fast bench build deploy image flash repl check screenshots clean
+.PHONY: emuboard help venv sim test test-fast bench build deploy image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md"
-	@echo "make build|deploy|image|flash BOARD=x [PORT=...]   put it on a board"
+	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
+	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
+	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
 
@@ -51,7 +53,13 @@ image: $(STAMP)
 	$(VPY) tools/image.py --board $(BOARD)
 
 flash: $(STAMP)
-	$(VPY) tools/image.py --board $(BOARD) --flash --port $(PORT) --firmware $(FIRMWARE)
+	$(VPY) tools/image.py --board $(BOARD) --flash --port $(PORT) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+
+release: $(STAMP)
+	$(VPY) tools/release.py --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+
+wiring: $(STAMP)
+	$(VPY) tools/wiring.py --out build/wiring
 
 repl: $(STAMP)
 	$(VENV)/bin/mpremote connect $(PORT) repl
@@ -66,4 +74,4 @@ clean:
 	rm -rf build typings .pytest_cache .hypothesis
 
 emuboard: $(STAMP)
-	$(VPY) tools/emuboard.py --image build/emuboard.img
+	$(VPY) tools/emuboard.py --image build/emuboard-flash.bin $(if $(HEAP),--heap $(HEAP))

@@ -3,6 +3,8 @@
 
 Profile format (data only; hal.devices reads it, tools/check_board.py validates it):
 NAME, CHIP ("esp32" | "esp32s3" | "host"),
+FLASH_MB (optional: the flash size, for tools/image.py; 4 on ESP32, 8 on ESP32-S3 if
+         absent: a filesystem image only mounts on the flash size it was made for),
 I2C {"id", "sda", "scl", "freq"},
 DISPLAY {"type": "ssd1306" | "sh1106", "width", "height", "addr", "reset", "power",
          "power_level" (level that powers the panel), "rotate": 0 | 180},

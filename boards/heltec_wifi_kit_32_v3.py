@@ -5,6 +5,10 @@ boards/esp32_devkit.py.
 """
 NAME = "Heltec WiFi Kit 32 V3"
 CHIP = "esp32s3"
+# Heltec's hardware update log (docs.heltec.org/en/node/esp32/wifi_kit_32/
+# hardware_update_log.html), V3: "MCU is changed from ESP32-D0WDQ6 to ESP32-S3FN8"
+# (8 MB of flash in the package).
+FLASH_MB = 8
 I2C = {"id": 0, "sda": 17, "scl": 18, "freq": 400000}
 DISPLAY = {"type": "ssd1306", "width": 128, "height": 64, "addr": 0x3C,
            "reset": 21, "power": 36, "power_level": 0, "rotate": 0}

@@ -74,22 +74,11 @@ def setup(root, lib=""):
     return board, sim
 
 
-_ballast = []
-
-
 def fence(budget):
-    """Hold all free heap but budget bytes in one block (the firmware's share)."""
-    gc.collect()
-    size = 1 << 20
-    while size >= 256:
-        spare = gc.mem_free() - budget
-        if spare < 256:
-            break
-        try:
-            _ballast.append(bytearray(min(size, spare - 64)))
-        except MemoryError:  # free heap comes in pieces: take smaller ones
-            size >>= 1
-    gc.collect()
+    """Hold all free heap but budget bytes (the firmware's share)."""
+    from heap_fence import fence as hold  # tools/sim, on the path once setup() ran
+
+    hold(budget)
 
 
 def current_game(app):

@@ -191,7 +191,7 @@ def check_boots_from_mpy(board):
         assert name in mods, "%s not imported: %s" % (name, sorted(mods))
         assert mods[name].endswith(".mpy"), "%s loaded from %s" % (name, mods[name])
     fw = [n for n, p in mods.items() if not p.startswith("/_emu") and p != "-"]
-    assert all(mods[n].endswith(".mpy") for n in fw), mods
+    assert all(mods[n].endswith(".mpy") for n in fw), {n: mods[n] for n in fw if not mods[n].endswith(".mpy")}
 
 
 def check_menu_on_oled(board):

@@ -33,13 +33,15 @@ FW = os.path.join(ROOT, "firmware")
 
 _PORT = {"micropython", "machine", "framebuf", "time", "os", "gc", "sys", "io", "esp32",
          "binascii", "traceback"}
-# What each layer may import: firmware layers, and modules of the port.
+# What each layer may import: firmware layers, and modules of the port. `version` is a
+# leaf of data (one string) that every layer may read and that imports nothing.
 _MAY = {
-    "core": ({"core"}, {"micropython"}),
-    "hal": ({"hal"}, {"micropython", "machine", "framebuf", "time", "os"}),
-    "store": ({"core", "store"}, {"micropython", "os", "binascii"}),
-    "ui": ({"ui", "core"}, {"micropython"}),
-    "app": ({"app", "core", "hal", "store", "ui", "board"}, _PORT),
+    "core": ({"core", "version"}, {"micropython"}),
+    "hal": ({"hal", "version"}, {"micropython", "machine", "framebuf", "time", "os"}),
+    "store": ({"core", "store", "version"}, {"micropython", "os", "binascii"}),
+    "ui": ({"ui", "core", "version"}, {"micropython"}),
+    "app": ({"app", "core", "hal", "store", "ui", "board", "version"}, _PORT),
+    "version": (set(), set()),
 }
 
 
@@ -49,8 +51,8 @@ def layer(mod):
         return top
     if top == "store":
         return "store"
-    if top == "board":
-        return "board"
+    if top in ("board", "version"):
+        return top
     return "app"
 
 

@@ -52,6 +52,14 @@ class BuildError(Exception):
     pass
 
 
+def version(firmware=FIRMWARE):
+    """The VERSION string of firmware/version.py (read, not imported)."""
+    ns = {}
+    with open(os.path.join(firmware, "version.py")) as f:
+        exec(f.read(), ns)
+    return ns["VERSION"]
+
+
 def boards(boards_dir=None):
     """Names of the board profiles in boards/ (manifests are not boards)."""
     boards_dir = boards_dir or BOARDS
@@ -62,6 +70,20 @@ def boards(boards_dir=None):
         if name.endswith(".py") and not name.startswith(("manifest", "_")):
             out.append(name[:-3])
     return out
+
+
+def profile(board, boards_dir=None):
+    """The names boards/<board>.py defines (data only; read, not imported)."""
+    path = os.path.join(boards_dir or BOARDS, board + ".py")
+    ns = {}
+    with open(path) as f:
+        exec(compile(f.read(), path, "exec"), ns)
+    return ns
+
+
+def hardware_boards(boards_dir=None):
+    """The boards that are real hardware (not CHIP "host", the simulator's)."""
+    return [b for b in boards(boards_dir) if profile(b, boards_dir).get("CHIP") != "host"]
 
 
 def mpy_cross_cmd():
@@ -223,7 +245,7 @@ def _remove_stale(out_dir, wanted):
 
 def print_sizes(board, listing, out=sys.stdout):
     total = 0
-    out.write("build/%s:\n" % board)
+    out.write("build/%s: Pocket Dice %s\n" % (board, version()))
     for dev, size, _ in listing:
         out.write("  %7d  %s\n" % (size, dev))
         total += size

@@ -1,7 +1,7 @@
 # The MicroPython side of the emulated board (tools/emuboard.py); runs under the unix port.
 #
 #   micropython [-X heapsize=N] tools/emu_agent.py (--root DIR | --image FILE)
-#               [--sim DIR] [--lib DIR] [--ctl DIR] [--cause N]
+#               [--sim DIR] [--lib DIR] [--ctl DIR] [--cause N] [--budget BYTES]
 #
 # It makes the process look like a device: the board's filesystem (a host folder, or a
 # LittleFS image file mounted with vfs.VfsLfs2) becomes "/", sys.path is the ESP32's
@@ -17,7 +17,8 @@
 # Replies go to stderr as frames b"\x00EMU <kind> <id> <len>\n<payload>":
 #   READY, RUN (user code started: SIGINT is safe now), DONE (payload: the traceback,
 #   empty when none), MISSING (no such file), RESET (payload b"hard" / b"soft" /
-#   b"deep"), LOG (a note for the host's log).
+#   b"deep"), LOG (a note for the host's log), FSBEGIN / FSEND (an `mpremote mount`
+#   transaction opens / closes: its bytes pass the host untouched).
 # Program output goes to stdout untouched.
 import io
 import os
@@ -36,19 +37,23 @@ class _EmuReset(BaseException):
 
 
 class FileBdev:
-    # A block device over a LittleFS image file (extended block protocol).
-    def __init__(self, path, block_size=4096):
+    # A block device over a region of a flash file (extended block protocol), like
+    # esp32.Partition over the chip's flash.
+    def __init__(self, path, offset=0, size=None, block_size=4096):
         self.f = open(path, "r+b")
         self.bs = block_size
-        self.f.seek(0, 2)
-        self.n = self.f.tell() // block_size
+        self.base = offset
+        if size is None:
+            self.f.seek(0, 2)
+            size = self.f.tell() - offset
+        self.n = size // block_size
 
     def readblocks(self, n, buf, off=0):
-        self.f.seek(n * self.bs + off)
+        self.f.seek(self.base + n * self.bs + off)
         self.f.readinto(buf)
 
     def writeblocks(self, n, buf, off=None):
-        self.f.seek(n * self.bs + (off or 0))
+        self.f.seek(self.base + n * self.bs + (off or 0))
         self.f.write(buf)
         self.f.flush()
 
@@ -58,6 +63,82 @@ class FileBdev:
         if op == 5:  # block size
             return self.bs
         return 0  # init, deinit, sync, erase: nothing to do on a file
+
+
+def _vfs_bdev(path):
+    # The stock boot's choice (flash_layout.vfs_region): a whole flash file carries its
+    # partition table at 0x8000; a file without one is the vfs partition by itself.
+    # flash_layout (beside this file) is read before "/" becomes the board's, and
+    # leaves sys.modules again: the firmware's heap and module list are a device's.
+    import flash_layout
+
+    del sys.modules["flash_layout"]
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        total = f.tell()
+        f.seek(flash_layout.TABLE_ADDR)
+        table = f.read(flash_layout.TABLE_MAX)
+    if table[:2] != flash_layout.ROW_MAGIC:
+        return FileBdev(path), None
+    rows = flash_layout.decode_table(table)
+    off, size = flash_layout.vfs_region(rows, total)
+    return FileBdev(path, off, size), (off, size)
+
+
+class DeviceRoot:
+    # "/" as a device has it: the board's filesystem. The emulator's own folders
+    # (simulated hardware, control files) are reachable by their paths, for imports and
+    # the hooks, but are not mount points, so os.listdir("/") and `mpremote ls` show only
+    # the board's files.
+    def __init__(self, fs, hidden):
+        self.fs = fs
+        self.hidden = hidden  # {"/_emu_sim": VfsPosix, ...}
+
+    def _route(self, path):
+        if path[:6] == "/_emu_":
+            for top, fs in self.hidden.items():
+                if path == top or path[:len(top) + 1] == top + "/":
+                    return fs, path[len(top):] or "/"
+        return self.fs, path
+
+    def mount(self, readonly, mkfs):
+        self.fs.mount(readonly, mkfs)
+
+    def umount(self):
+        self.fs.umount()
+
+    def open(self, path, mode):
+        fs, p = self._route(path)
+        return fs.open(p, mode)
+
+    def stat(self, path):
+        fs, p = self._route(path)
+        return fs.stat(p)
+
+    def ilistdir(self, path):
+        fs, p = self._route(path)
+        return fs.ilistdir(p)
+
+    def statvfs(self, path):
+        return self.fs.statvfs(path)
+
+    def chdir(self, path):
+        self.fs.chdir(path)
+
+    def getcwd(self):
+        return self.fs.getcwd()
+
+    def mkdir(self, path):
+        self.fs.mkdir(path)
+
+    def rmdir(self, path):
+        self.fs.rmdir(path)
+
+    def remove(self, path):
+        self.fs.remove(path)
+
+    def rename(self, old, new):
+        self.fs.rename(old, new)
 
 
 def _frame(kind, ident, payload=b""):
@@ -80,23 +161,31 @@ def _args():
 
 
 def _mount(opts):
-    bdev = FileBdev(opts["image"]) if "image" in opts else None  # host path: open first
-    vfs.umount("/")
-    if bdev is not None:
-        try:
-            vfs.mount(vfs.VfsLfs2(bdev), "/")
-        except OSError:
-            # Blank flash: format it, as the ESP32's inisetup does on the first boot.
-            vfs.VfsLfs2.mkfs(bdev)
-            vfs.mount(vfs.VfsLfs2(bdev), "/")
-    else:
-        vfs.mount(vfs.VfsPosix(opts["root"]), "/")
+    hidden = {}
     if "sim" in opts:
-        vfs.mount(vfs.VfsPosix(opts["sim"]), SIM_MOUNT)
+        hidden[SIM_MOUNT] = vfs.VfsPosix(opts["sim"])
     if "lib" in opts:
-        vfs.mount(vfs.VfsPosix(opts["lib"]), LIB_MOUNT)
+        hidden[LIB_MOUNT] = vfs.VfsPosix(opts["lib"])
     if "ctl" in opts:
-        vfs.mount(vfs.VfsPosix(opts["ctl"]), CTL_MOUNT)
+        hidden[CTL_MOUNT] = vfs.VfsPosix(opts["ctl"])
+    region = None
+    if "image" in opts:
+        bdev, region = _vfs_bdev(opts["image"])  # host path: open first
+    vfs.umount("/")
+    if "image" in opts:
+        try:
+            fs = vfs.VfsLfs2(bdev)
+        except OSError:
+            # Blank flash or no filesystem there: format it, as the ESP32's inisetup
+            # does on the first boot (ports/esp32/modules/_boot.py, inisetup.py).
+            _frame("LOG", 0, b"no filesystem at the vfs partition: formatting")
+            vfs.VfsLfs2.mkfs(bdev)
+            fs = vfs.VfsLfs2(bdev)
+    else:
+        fs = vfs.VfsPosix(opts["root"])
+    vfs.mount(DeviceRoot(fs, hidden), "/")
+    if region:
+        _frame("LOG", 0, ("vfs at %#x size %#x" % region).encode())
     os.chdir("/")
     sys.path[:] = ["", ".frozen", "/lib"]
     if "lib" in opts:
@@ -168,6 +257,28 @@ def _traceback(e):
     return "\n".join(keep).encode()
 
 
+def _hook_remote_fs(glb):
+    # `mpremote mount` runs its RemoteCommand class here: the device half of a file
+    # protocol over the serial line (0x18, a command, binary arguments both ways). The
+    # host must pass those bytes through untouched - a 0x03 among them is data, not
+    # Ctrl-C (RemoteCommand.begin turns kbd_intr off on a device). Its begin/end tell the
+    # host when a transaction is open.
+    cls = glb.get("RemoteCommand")
+    if cls is None or getattr(cls, "_emu_hooked", False):
+        return
+    begin, end = cls.begin, cls.end
+
+    def hooked_begin(self, kind):
+        _frame("FSBEGIN", 0)
+        begin(self, kind)
+
+    def hooked_end(self):
+        end(self)
+        _frame("FSEND", 0)
+
+    cls.begin, cls.end, cls._emu_hooked = hooked_begin, hooked_end, True
+
+
 def _run(ident, src, mode, name, glb):
     err = b""
     reset = None
@@ -182,6 +293,7 @@ def _run(ident, src, mode, name, glb):
         reset = "soft"
     except BaseException as e:  # KeyboardInterrupt included: report, go on
         err = _traceback(e)
+    _hook_remote_fs(glb)
     if reset:
         _frame("RESET", ident, reset.encode())
     else:
@@ -193,6 +305,12 @@ def main():
     _mount(opts)
     glb = {"__name__": "__main__"}
     _patch_machine(opts, glb)
+    if "budget" in opts:
+        # The firmware's share, a device's heap: the agent and the simulated hardware
+        # (silicon on a board) live outside it.
+        from heap_fence import fence  # tools/sim, mounted at /_emu_sim
+
+        fence(int(opts["budget"]))
     stdin = sys.stdin.buffer
     _frame("READY", 0)
     while True:

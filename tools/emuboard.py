@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An emulated board: the MicroPython unix port behind a pseudo-terminal, for mpremote.
 
-    python tools/emuboard.py [--fs DIR | --image FILE] [--ctl DIR] [--heap 256k]
+    python tools/emuboard.py [--fs DIR | --image FLASH] [--ctl DIR] [--heap 56k]
                              [--link PATH] [--log FILE]
 
 prints `PORT /dev/pts/N` and serves until killed; then
@@ -41,6 +41,9 @@ import time
 import tty
 from collections import deque
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import flash_layout  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 AGENT = os.path.join(HERE, "emu_agent.py")
@@ -52,16 +55,68 @@ RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 FRIENDLY, RAW, PASTE = "friendly", "raw", "paste"
 PASTE_WINDOW = 512  # raw-paste flow-control window, bytes
 FRAME_MAGIC = b"\x00EMU "
-IMAGE_SIZE = 0x1E0000  # the vfs partition of a 4 MiB ESP32 with MicroPython 1.26+
+FLASH_MB = flash_layout.DEFAULT_FLASH_MB["esp32"]  # a new --image: an erased ESP32 flash (4 MB)
 BLOCK_SIZE = 4096
+# The ESP32 port's heap (the memory issue's measurements on a plain ESP32): 56 KB in the
+# first area, about 110 KB once it has grown. The unix port cannot grow its heap in
+# steps, so the board gets the grown size; --heap 56k tries the first area alone.
+# On the 64-bit fallback every object is about twice as big (8-byte pointers), so the
+# same firmware needs twice the bytes there: the default doubles. The heap is the
+# firmware's share: the agent fences off everything else once the simulated hardware
+# (tools/sim, which a device has in silicon) is loaded.
+DEFAULT_HEAP_KB = 110
+SIM_ROOM = 1024 * 1024  # interpreter heap on top of the share, for tools/sim and the agent
 BUTTONS = ("PREV", "NEXT", "OK", "BACK")
 # machine.reset_cause() values of the ESP32 port, told to the fresh interpreter.
 PWRON_RESET, HARD_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 4, 5
 
 
 def micropython_bin():
+    """The 32-bit unix port (tools/mp32.py, built into build/mp32/) when it is there, as
+    an ESP32's objects are 32-bit; else the venv's 64-bit micropython."""
+    try:
+        import mp32
+    except ImportError:
+        mp32 = None
+    if mp32 is not None:
+        path = mp32.binary(False)
+        if path:
+            return path
     cand = os.path.join(ROOT, ".venv", "bin", "micropython")
     return cand if os.path.exists(cand) else "micropython"
+
+
+def elf_bits(path):
+    """32 or 64: the ELF class of an interpreter binary (e_ident[EI_CLASS])."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(5)
+    except OSError:
+        return 64
+    return 32 if head[:4] == b"\x7fELF" and head[4] == 1 else 64
+
+
+def default_heap(binary):
+    kb = DEFAULT_HEAP_KB if elf_bits(binary) == 32 else 2 * DEFAULT_HEAP_KB
+    return "%dk" % kb
+
+
+def heap_bytes(text):
+    """ "110k" / "1m" / "65536" -> bytes."""
+    text = str(text).strip().lower()
+    mult = {"k": 1024, "m": 1024 * 1024}.get(text[-1:], 1)
+    return int(text.rstrip("km")) * mult
+
+
+def blank_flash(path, flash_mb=FLASH_MB, chip="esp32"):
+    """An erased flash with the stock 1.26+ partition table at 0x8000 (flash_layout);
+    the firmware formats its vfs partition at the first boot, as inisetup does."""
+    data = bytearray(b"\xff" * (flash_mb * 1024 * 1024))
+    table = flash_layout.encode_table(flash_layout.stock_table(chip, flash_mb))
+    data[flash_layout.TABLE_ADDR:flash_layout.TABLE_ADDR + len(table)] = table
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 class EmuBoard:
@@ -69,15 +124,15 @@ class EmuBoard:
 
     def __init__(self, fs_dir=None, image=None, ctl_dir=None, heap=None,
                  micropython=None, sim_dir=SIM_DIR, log=None, link=None,
-                 image_size=IMAGE_SIZE):
+                 flash_mb=FLASH_MB):
         if not fs_dir and not image:
             raise ValueError("EmuBoard needs fs_dir or image")
         self.fs_dir = os.path.abspath(fs_dir) if fs_dir else None
         self.image = os.path.abspath(image) if image else None
         self.ctl_dir = os.path.abspath(ctl_dir) if ctl_dir else None
-        self.heap = heap
-        self.image_size = image_size
         self.micropython = micropython or micropython_bin()
+        self.heap = heap or default_heap(self.micropython)
+        self.flash_mb = flash_mb
         self.sim_dir = sim_dir
         self.link = link
         self.log = open(log, "ab", buffering=0) if log else None
@@ -86,6 +141,7 @@ class EmuBoard:
                       "execs": 0, "dropped_out": 0, "deep_sleeps": 0}
         self._child = None
         self._errbuf = b""
+        self._fs_depth = 0
         self._cause = PWRON_RESET
         self._mode = FRIENDLY
         self._jobs = deque()
@@ -115,8 +171,7 @@ class EmuBoard:
         if self.fs_dir:
             os.makedirs(self.fs_dir, exist_ok=True)
         if self.image and not os.path.exists(self.image):
-            with open(self.image, "wb") as f:  # erased flash; formatted at first boot
-                f.write(b"\xff" * self.image_size)
+            blank_flash(self.image, self.flash_mb)
         if self.ctl_dir:
             os.makedirs(self.ctl_dir, exist_ok=True)
         self._master, self._slave = os.openpty()
@@ -352,8 +407,8 @@ class EmuBoard:
 
     def _spawn(self):
         cmd = [self.micropython]
-        if self.heap:
-            cmd += ["-X", "heapsize=%s" % self.heap]
+        share = heap_bytes(self.heap)
+        cmd += ["-X", "heapsize=%d" % (share + SIM_ROOM)]
         cmd += [AGENT]
         if self.image:
             cmd += ["--image", self.image]
@@ -365,8 +420,9 @@ class EmuBoard:
             cmd += ["--sim", self.sim_dir, "--lib", LIB_DIR]
         if self.ctl_dir:
             cmd += ["--ctl", self.ctl_dir]
-        cmd += ["--cause", str(self._cause)]
+        cmd += ["--cause", str(self._cause), "--budget", str(share)]
         self._errbuf = b""
+        self._fs_depth = 0  # open `mpremote mount` transactions of this interpreter
         self._child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, cwd=cwd, bufsize=0,
                                        start_new_session=True)
@@ -410,7 +466,7 @@ class EmuBoard:
                 return
             if not data:
                 return
-            if self._mode != RAW:
+            if self._mode != RAW and not self._fs_depth and b"\x18" not in data:
                 data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
             self._out(data)
 
@@ -461,6 +517,12 @@ class EmuBoard:
             return
         if kind == "LOG":
             return
+        if kind == "FSBEGIN":
+            self._fs_depth += 1
+            return
+        if kind == "FSEND":
+            self._fs_depth = max(0, self._fs_depth - 1)
+            return
         if cur is None or cur[-1] != ident:
             return  # a late duplicate; nothing waits for it
         if kind == "RUN":
@@ -498,6 +560,14 @@ class EmuBoard:
 
     # ---- bytes from the client ---------------------------------------------------
     def _input(self, data):
+        if self._fs_depth and self._child is not None:
+            # Inside an `mpremote mount` transaction: the running code reads these.
+            try:
+                self._child.stdin.write(data)
+                self._child.stdin.flush()
+            except (BrokenPipeError, OSError):
+                pass
+            return
         for b in data:
             if self._cur is not None or self._jobs:
                 if b == 3:  # Ctrl-C: the UART interrupt character, acted on at once
@@ -762,12 +832,23 @@ class EmuControl:
         return out
 
 
+def vfs_bytes(data):
+    """The vfs partition's bytes of a whole flash file (found as the stock boot finds
+    it); a file without a partition table at 0x8000 is the partition itself."""
+    at = flash_layout.TABLE_ADDR
+    if len(data) < at + 2 or data[at:at + 2] != flash_layout.ROW_MAGIC:
+        return data
+    rows = flash_layout.decode_table(data[at:at + flash_layout.TABLE_MAX])
+    off, size = flash_layout.vfs_region(rows, len(data))
+    return data[off:off + size]
+
+
 def image_files(image, block_size=BLOCK_SIZE):
-    """{device path: bytes} of every file in a LittleFS image (read on the host)."""
+    """{device path: bytes} of every file in the board's filesystem (read on the host)."""
     from littlefs import LittleFS, UserContext
 
     with open(image, "rb") as f:
-        data = f.read()
+        data = vfs_bytes(f.read())
     ctx = UserContext(buffer=bytearray(data))
     fs = LittleFS(context=ctx, block_size=block_size, block_count=len(data) // block_size,
                   mount=True)
@@ -794,7 +875,11 @@ def main(argv=None):
     ap.add_argument("--fs", help="the board's filesystem folder (default: a new temp dir)")
     ap.add_argument("--image", help="a LittleFS image file as the filesystem instead")
     ap.add_argument("--ctl", help="control folder for tests (default: <fs>/../ctl)")
-    ap.add_argument("--heap", help="MicroPython heap, e.g. 256k")
+    ap.add_argument("--heap", help="MicroPython heap (default %dk on the 32-bit port, an "
+                    "ESP32's grown heap, twice that on the 64-bit one; 56k: the ESP32's "
+                    "first area)" % DEFAULT_HEAP_KB)
+    ap.add_argument("--flash-mb", type=int, default=FLASH_MB,
+                    help="size of a new --image flash file (default %d)" % FLASH_MB)
     ap.add_argument("--link", help="make this path a symlink to the pty")
     ap.add_argument("--log", help="write the serial traffic to this file")
     ap.add_argument("--exit-on-eof", action="store_true",
@@ -805,7 +890,7 @@ def main(argv=None):
         fs = tempfile.mkdtemp(prefix="emuboard-")
     ctl = args.ctl or os.path.join(os.path.dirname(os.path.abspath(fs or args.image)), "emuboard-ctl")
     board = EmuBoard(fs_dir=fs, image=args.image, ctl_dir=ctl, heap=args.heap,
-                     link=args.link, log=args.log)
+                     link=args.link, log=args.log, flash_mb=args.flash_mb)
     port = board.start()
     print("PORT %s" % port)
     print("FS %s" % (fs or args.image))

@@ -4,9 +4,10 @@ Usage: python tools/gen_package.py          # write package.json, boards/freeze/
        python tools/gen_package.py --check  # exit 1 when any generated file is stale
 
 package.json lists every firmware file under "urls" as [device path, path in this
-clone] with no deps, so from a clone:
-    mpremote mip install --target / package.json
-installs the sources (then copy a board profile as board.py; see tools/DEPLOY.md).
+clone] with no deps; package-<board>.json adds that board's profile as board.py, so
+    mpremote mip install --target / package-esp32_devkit.json      (from a clone)
+    mpremote mip install --target / github:<owner>/<repo>/package-esp32_devkit.json
+installs a board that boots (--target /: main.py must be at the root, not in /lib).
 
 boards/freeze/<board>/manifest.py freezes the firmware (boards/freeze/manifest_common.py,
 which it includes: the same for every board) and that board's profile (as the module
@@ -26,16 +27,25 @@ import build as buildmod  # noqa: E402
 ROOT = buildmod.ROOT
 PACKAGE = os.path.join(ROOT, "package.json")
 FREEZE = os.path.join(ROOT, "boards", "freeze")
-VERSION = "0.1.0"
+VERSION = buildmod.version()  # firmware/version.py
 COMMON = "manifest_common.py"  # in FREEZE, included by every board's manifest
 
 
-def package_json():
+def package_json(board=None):
+    """package.json (the sources), or package-<board>.json: the sources and the board's
+    profile as board.py, so `mpremote mip install --target / ...` gives a board that
+    boots. At the clone's top, so every URL is a plain relative path (no "..")."""
     urls = []
     for rel, _host in buildmod.sources():
         urls.append([rel, "firmware/" + rel])
+    if board:
+        urls.append(["board.py", "boards/%s.py" % board])
     rows = ",\n".join("    " + json.dumps(u) for u in urls)
     return '{\n  "urls": [\n%s\n  ],\n  "deps": [],\n  "version": "%s"\n}\n' % (rows, VERSION)
+
+
+def board_package(board):
+    return os.path.join(ROOT, "package-%s.json" % board)
 
 
 def manifest_common():
@@ -89,7 +99,8 @@ def shim(board):
 def outputs():
     """{path: text} of every generated file."""
     out = {PACKAGE: package_json(), os.path.join(FREEZE, COMMON): manifest_common()}
-    for b in buildmod.boards():
+    for b in buildmod.hardware_boards():
+        out[board_package(b)] = package_json(b)
         d = os.path.join(FREEZE, b)
         out[os.path.join(d, "manifest.py")] = manifest(b)
         out[os.path.join(d, "board.py")] = shim(b)

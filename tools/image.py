@@ -3,51 +3,54 @@
 Usage:
   python tools/image.py --board esp32_devkit                      # build/esp32_devkit-vfs.img
   python tools/image.py --board esp32_devkit --flash --port /dev/ttyUSB0 \
-      --firmware ESP32_GENERIC-v1.29.0.bin                        # erase, firmware + image
+      --firmware ESP32_GENERIC-<date>-v1.xx.bin              # erase, firmware + image
 
-Where the filesystem lives (source: MicroPython's ports/esp32/partitions-*.csv and
-ports/esp32/main.c):
-- MicroPython 1.26 and later (generic boards use partitions-4MiBplus.csv: nvs 0x9000,
-  phy_init 0xf000, factory 0x10000 size 0x210000, and no "vfs" entry). Since
-  micropython PR #17337 the firmware detects the flash size at boot and creates the
-  "vfs" partition from the end of factory (0x220000) to the end of flash:
-  ESP32 4 MiB -> 0x220000 size 0x1E0000; ESP32-S3 8 MiB -> 0x220000 size 0x5E0000;
-  ESP32-S3 4 MiB (FLASH_4M) -> 0x220000 size 0x1E0000.
-- MicroPython 1.23-1.25 (partitions-4MiB.csv / partitions-8MiB.csv): vfs 0x200000,
-  size 0x200000 (4 MiB) or 0x600000 (8 MiB). Use --legacy for those.
-With --firmware the table inside the .bin wins: a "vfs" entry gives offset and size;
-without one the factory end is the start. LittleFS v2 block size 4096 (the esp32 flash
-sector; esp32.Partition's block size), the geometry MicroPython's _boot.py mounts.
-The stock .bin is flashed at 0x1000 on the ESP32 and 0x0 on the ESP32-S3.
+Where the filesystem goes (the facts, with their upstream tags and paths, are in
+tools/flash_layout.py): every stock ESP32_GENERIC / ESP32_GENERIC_S3 download from 1.23.0
+to 1.28.0 and master mounts LittleFS v2 at 0x200000, to the end of flash (0x200000 long
+on 4 MB, 0x600000 on 8 MB). 1.23-1.25 say so in their table's "vfs" row; 1.26+ have no
+such row and make the partition at boot from the end of the last partition of the table.
+With --firmware the table inside the .bin decides the same way, so a custom build with a
+ROMFS partition (partitions-4MiB-romfs.csv) gets its image after the ROMFS.
 """
 import argparse
 import os
 import re
-import struct
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import build as buildmod  # noqa: E402
+import flash_layout as fl  # noqa: E402
 
-BLOCK_SIZE = 4096
-MB = 1024 * 1024
-# The stock firmware .bin begins at this flash address.
-FIRMWARE_OFFSET = {"esp32": 0x1000, "esp32s3": 0x0}
-# Flash size assumed when neither the board profile (FLASH_MB) nor the chip says.
-DEFAULT_FLASH_MB = {"esp32": 4, "esp32s3": 8}
-# MicroPython 1.26+: factory app at 0x10000, 0x210000 long; the vfs follows it.
-AUTO_VFS_START = 0x220000
-LEGACY_VFS = (0x200000, {4: 0x200000, 8: 0x600000, 16: 0xE00000})
-PARTITION_TABLE_ADDR = 0x8000
-# MicroPython's VfsLfs2 defaults (extmod/vfs_lfs.c): readsize 32, progsize 32,
-# lookahead 32; littlefs on-disk version 2.0 mounts on every littlefs v2 release.
+BLOCK_SIZE = fl.BLOCK_SIZE
+MB = fl.MB
+FIRMWARE_OFFSET = fl.FIRMWARE_OFFSET
+DEFAULT_FLASH_MB = fl.DEFAULT_FLASH_MB
+PARTITION_TABLE_ADDR = fl.TABLE_ADDR
+# MicroPython's VfsLfs2 defaults (extmod/vfs_lfs.c v1.23.0 and v1.28.0:40-42, the
+# readsize/progsize/lookahead arguments' {.u_int = 32}); littlefs on-disk version 2.0
+# mounts on every littlefs v2 release (extmod/vfs_lfsx.c v1.28.0:107-111 only sets
+# another disk_version in builds with LFS2_MULTIVERSION).
 LFS_OPTS = {"read_size": 32, "prog_size": 32, "lookahead_size": 32, "name_max": 255,
             "disk_version": 0x00020000}
+DOWNLOAD = {"esp32": "ESP32_GENERIC", "esp32s3": "ESP32_GENERIC_S3"}
 
 
 class ImageError(Exception):
     pass
+
+
+def missing_firmware(chip):
+    """What to download when no stock .bin was given (make flash without FIRMWARE=)."""
+    name = DOWNLOAD[chip]
+    return ("flashing needs the stock MicroPython firmware for this board (%s).\n"
+            "  1. Download the latest release .bin from https://micropython.org/download/%s/\n"
+            "     (named like %s-<date>-v1.xx.bin; any release 1.23 or later)\n"
+            "  2. Put it anywhere, e.g. in this folder, and run\n"
+            "     make flash BOARD=<board> PORT=<port> FIRMWARE=%s-<date>-v1.xx.bin\n"
+            "     (without make: python tools/image.py --board <board> --flash --port <port> "
+            "--firmware <file>)" % (name, name, name, name))
 
 
 def board_info(board):
@@ -55,11 +58,8 @@ def board_info(board):
     path = os.path.join(buildmod.BOARDS, board + ".py")
     if not os.path.isfile(path):
         raise ImageError("unknown board %r; boards/ has: %s" % (board, ", ".join(buildmod.boards())))
-    ns = {}
-    with open(path) as f:
-        src = f.read()
     try:
-        exec(compile(src, path, "exec"), ns)
+        ns = buildmod.profile(board)
     except Exception as e:  # a profile that fails here fails on the device too
         raise ImageError("%s: %s" % (path, e))
     chip = ns.get("CHIP", "esp32")
@@ -69,50 +69,31 @@ def board_info(board):
     return chip, int(flash_mb)
 
 
-def default_layout(flash_mb, legacy=False):
-    """(offset, size) of the vfs partition in the stock firmware."""
-    if legacy:
-        start, sizes = LEGACY_VFS
-        if flash_mb not in sizes:
-            raise ImageError("no legacy table for %d MB flash" % flash_mb)
-        return start, sizes[flash_mb]
-    if flash_mb * MB <= AUTO_VFS_START:
-        raise ImageError("%d MB flash leaves no room for a filesystem" % flash_mb)
-    return AUTO_VFS_START, flash_mb * MB - AUTO_VFS_START
+def default_layout(flash_mb, legacy=False, chip="esp32"):
+    """(offset, size) of the vfs partition in the stock firmware (1.26+, or 1.23-1.25)."""
+    try:
+        rows = fl.stock_table(chip, flash_mb, "1.23" if legacy else "1.26")
+        return fl.vfs_region(rows, flash_mb * MB)
+    except ValueError as e:
+        raise ImageError(str(e))
 
 
 def read_partition_table(firmware_path, chip):
     """Entries (label, type, subtype, offset, size) of the table inside a stock .bin."""
     with open(firmware_path, "rb") as f:
         data = f.read()
-    if not data or data[0] != 0xE9:
-        raise ImageError("%s is not an ESP firmware image (no 0xE9 magic)" % firmware_path)
-    at = PARTITION_TABLE_ADDR - FIRMWARE_OFFSET[chip]
-    out = []
-    for i in range(at, min(at + 0xC00, len(data)), 32):
-        entry = data[i:i + 32]
-        if entry[:2] != b"\xaa\x50":
-            break  # 0xFFFF end, or the 0xEBEB md5 row
-        ptype, subtype, off, size = struct.unpack_from("<BBII", entry, 2)
-        label = entry[12:28].split(b"\x00")[0].decode("ascii", "replace")
-        out.append((label, ptype, subtype, off, size))
-    if not out:
-        raise ImageError("no partition table at %#x in %s (is it the %s firmware?)"
-                         % (PARTITION_TABLE_ADDR, firmware_path, chip))
-    return out
+    try:
+        return fl.table_in_firmware(data, chip)
+    except ValueError as e:
+        raise ImageError("%s: %s (is it the %s firmware?)" % (firmware_path, e, chip))
 
 
 def layout_from_table(table, flash_mb):
-    for label, ptype, _sub, off, size in table:
-        if ptype == 1 and label == "vfs":
-            return off, size
-    ends = [off + size for label, ptype, _sub, off, size in table if ptype == 0]
-    if not ends:
-        raise ImageError("partition table has neither a vfs nor an app partition")
-    start = max(ends)
-    if flash_mb * MB <= start:
-        raise ImageError("no room for a filesystem after %#x in %d MB" % (start, flash_mb))
-    return start, flash_mb * MB - start
+    """Where the stock boot finds its filesystem with this table, on this much flash."""
+    try:
+        return fl.vfs_region(table, flash_mb * MB)
+    except ValueError as e:
+        raise ImageError(str(e))
 
 
 def make_image(build_dir, size, out_path):
@@ -172,11 +153,37 @@ def flash_command(chip, port, firmware, offset, image, baud=460800):
     ]
 
 
+def flash_file(path, chip, flash_mb, rows, image, firmware=None, image_offset=None):
+    """A whole flash as the stock build and esptool leave it: erased (0xff), the firmware
+    (or just its partition table) at its offset, the filesystem image where the boot
+    will look for it (or at image_offset, to try a wrong one). Returns the vfs region."""
+    data = bytearray(b"\xff" * (flash_mb * MB))
+    if firmware:
+        with open(firmware, "rb") as f:
+            fw = f.read()
+        at = FIRMWARE_OFFSET[chip]
+        data[at:at + len(fw)] = fw
+        rows = fl.table_in_firmware(fw, chip)
+    else:
+        data[fl.TABLE_ADDR:fl.TABLE_ADDR + fl.TABLE_MAX] = fl.encode_table(rows)
+    region = fl.vfs_region(rows, len(data))
+    with open(image, "rb") as f:
+        img = f.read()
+    at = region[0] if image_offset is None else image_offset
+    if at + len(img) > len(data):
+        raise ImageError("image of %#x bytes does not fit at %#x" % (len(img), at))
+    data[at:at + len(img)] = img
+    with open(path, "wb") as f:
+        f.write(data)
+    return region
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--board", required=True)
     ap.add_argument("--out", help="image path (default build/<board>-vfs.img)")
-    ap.add_argument("--legacy", action="store_true", help="MicroPython 1.23-1.25 partition table")
+    ap.add_argument("--legacy", action="store_true",
+                    help="the table of MicroPython 1.23-1.25 (same filesystem place on 4/8 MB)")
     ap.add_argument("--flash-mb", type=int, help="flash size in MB (default: profile FLASH_MB, "
                     "the chip's answer when flashing, else 4 on ESP32 / 8 on ESP32-S3)")
     ap.add_argument("--offset", type=lambda s: int(s, 0), help="override the vfs offset")
@@ -190,10 +197,12 @@ def main(argv=None):
     try:
         chip, flash_mb = board_info(args.board)
         if args.flash:
-            if not args.port or not args.firmware:
-                raise ImageError("--flash needs --port and --firmware (make flash PORT=... FIRMWARE=...)")
+            if not args.firmware:
+                raise ImageError(missing_firmware(chip))
             if not os.path.isfile(args.firmware):
-                raise ImageError("firmware %s not found" % args.firmware)
+                raise ImageError("firmware %s not found.\n%s" % (args.firmware, missing_firmware(chip)))
+            if not args.port:
+                raise ImageError("--flash needs --port (make flash PORT=/dev/ttyUSB0, COM3 on Windows)")
             if not args.flash_mb and not args.dry_run:
                 flash_mb = detect_flash_mb(chip, args.port) or flash_mb
         if args.flash_mb:
@@ -201,7 +210,7 @@ def main(argv=None):
         if args.flash:
             layout = layout_from_table(read_partition_table(args.firmware, chip), flash_mb)
         else:
-            layout = default_layout(flash_mb, args.legacy)
+            layout = default_layout(flash_mb, args.legacy, chip)
         if args.offset is not None:
             layout = (args.offset, layout[1])
         if args.size is not None:

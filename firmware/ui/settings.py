@@ -5,6 +5,7 @@ games."""
 from store import S_CONTRAST, S_DIM, S_ODDS, S_OFF, S_ONES, S_SCHEDULE, S_SENS, S_SLEEP, S_SOUND, S_SPOTS
 from ui import gfx
 from ui.screens import BACK, NEXT, OK, PREV, Screen
+from version import VERSION
 
 # Per line: label, settings index, the values OK cycles through.
 _LINES = (
@@ -100,6 +101,7 @@ class Settings(Screen):
             c = 0 if sel else 1
             if i == n:
                 gfx.center(fb, "DONE", y, c)
+                gfx.right(fb, "V" + VERSION, 125, y, c)  # the About line
             else:
                 gfx.text(fb, _LINES[i][0], 2, y, c)
                 gfx.right(fb, self.vals[i], 125, y, c)  # 2 px clear of the scroll bar
