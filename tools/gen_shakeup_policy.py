@@ -155,6 +155,18 @@ class Turn:
 
     def value(self, w1, wb, wm, wp, wn):
         """The turn's value with the worths of its ends; BIG on shake 1 is worth w1."""
+        _, g = self.holds(wb, wm, wp, wn)
+        t = 0.0
+        w = (wn, wp, wm, w1)
+        for m, c, get in self.first:
+            b = max(get(g))
+            s = w[c]
+            t += m * (s if s > b else b)
+        return t / 1296.0
+
+    def holds(self, wb, wm, wp, wn):
+        """(f, g) by dice_rank: f[K] the worth of holding K before shake 3, g[H] of
+        holding H before shake 2 (each with the best holds after)."""
         w = (wn, wp, wm, wb)
         f = [0.0] * 210
         for i, c in zip(self.full, self.cls):
@@ -167,13 +179,7 @@ class Turn:
             for m, get in rows:
                 s += m * max(get(f))
             g[i] = s / den
-        t = 0.0
-        w = (wn, wp, wm, w1)
-        for m, c, get in self.first:
-            b = max(get(g))
-            s = w[c]
-            t += m * (s if s > b else b)
-        return t / 1296.0
+        return f, g
 
 
 # ---- the game ----
