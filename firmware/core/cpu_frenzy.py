@@ -44,6 +44,8 @@ from core.frenzy_names import (
     COMMON_ROLL, DECLARE, OUT, ROLL, STOP, TAKE,
 )
 from core.dice import TWOX, WILD
+from core.frenzy import _score_key
+from core.frenzy_score import _selections
 
 EASY = 0
 NORMAL = 1
@@ -93,11 +95,6 @@ def _number(game):
     return 0 if c == TWOX else c
 
 
-def _selections(rolled, n, common, t):
-    from core.frenzy_score import _selections as sel
-    return sel(rolled, n, common, t)
-
-
 # ---- the table (HARD) -----------------------------------------------------------
 
 def _row(n, u):
@@ -109,12 +106,9 @@ class _Table:
     sheet or off it (entry: the raw bank that enters; 0 when on the sheet)."""
 
     def __init__(self, ones, num, entry):
-        base = ((0 if ones == 300 else 7) + num) * 10
-        off = 0
-        for i in range(base * 2):
-            off += _INDEX[i]
-        self.base = base
-        self.off = off * 2  # byte offset of the first row's entries in _DATA
+        k = (0 if ones == 300 else 7) + num
+        self.base = k * 10
+        self.off = _starts()[k]  # byte offset of the first row's entries in _DATA
         self.entry = entry
 
     def value(self, r, t):
@@ -134,6 +128,20 @@ class _Table:
 
     def bank(self, t):
         return 0.0 if self.entry and t * 50 < self.entry else t * 50.0
+
+
+_STARTS = []
+
+
+def _starts():
+    """Byte offset in _DATA of each (three-1s option, number)'s rows (14 ints, once)."""
+    if not _STARTS:
+        o = 0
+        for i in range(0, len(_INDEX), 2):
+            if i % 20 == 0:
+                _STARTS.append(o)
+            o += (_INDEX[i] + _INDEX[i + 1]) * 2
+    return _STARTS
 
 
 def _table(game, num):
@@ -270,22 +278,50 @@ def _take(game, skill, rng):
 
 
 def _declare(game, skill):
+    """The WILD's value: the one whose best take of this first roll is worth most
+    (HARD: V of the position it leads to). The rolled dice's part of each selection
+    is scored once; only the best points per (dice used, Common Die used) matter."""
     rolled = game.rolled
     n = game.nrolled
+    t = game._t
+    full = 1 << n
+    keys = [0] * full  # the set of each mask's rolled dice (once a round)
+    plain = [0] * 6  # the best points without the Common Die, per dice used
+    for m in range(1, full):
+        key = 0
+        for i in range(n):
+            if m >> i & 1:
+                key += 1 << 3 * (rolled[i] - 1)
+        keys[m] = key
+        k = _POP[m]
+        p = _score_key(key, k, t)
+        if p > plain[k]:
+            plain[k] = p
     best = -1.0
     bv = 1
+    withc = [0] * 6
     for v in range(1, 7):
-        if skill == HARD:
-            tab = _table(game, v)
-            x = 0.0
-            for m, p in _selections(rolled, n, v, game._t):
-                y = _after(tab, v, n, True, m, p, 0, False)
-                if y > x:
-                    x = y
-        else:
-            x = 0
-            for m, p in _selections(rolled, n, v, game._t):
-                y = p + (_N_LEFT[n - _POP[m & 0x1F]] if skill == NORMAL else 0)
+        w = 1 << 3 * (v - 1)
+        for k in range(6):
+            withc[k] = 0
+        for m in range(1, full):
+            k = _POP[m]
+            p = _score_key(keys[m] + w, k + 1, t)
+            if p > withc[k]:
+                withc[k] = p
+        tab = _table(game, v) if skill == HARD else None
+        x = 0.0
+        for k in range(1, n + 1):
+            for used in (0, 1):
+                p = withc[k] if used else plain[k]
+                if not p:
+                    continue
+                if tab is None:
+                    y = p + (_N_LEFT[n - k] if skill == NORMAL else 0)
+                elif k == n:
+                    y = tab.value(_row(5, 1), p // 50)
+                else:
+                    y = tab.value(_row(n - k, not used), p // 50)
                 if y > x:
                     x = y
         if x > best:
