@@ -38,29 +38,51 @@ drawn from rng at each decision, often too early (300, also off the sheet) or la
 (1000 with one die).
 """
 
-# The codes (one place: after core.frenzy's consolidation they come from core.frenzy).
-from core.frenzy_names import (
-    COMMON_BIT, DECIDE, GOAL, LOCKSTEP, PH_COMMON, PH_ROLL, PH_TAKE, PH_WILD, ROLLING,
-    COMMON_ROLL, DECLARE, OUT, ROLL, STOP, TAKE,
-)
-from core.dice import TWOX, WILD
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 from core.frenzy import _score_key
 from core.frenzy_score import _selections
+
+# The codes, in one place (private consts: no heap on the device; checked against
+# their sources by host_tests/test_const_copies.py).
+_TWOX = const(7)  # core.dice.TWOX
+_WILD = const(8)  # core.dice.WILD
+_COMMON_BIT = const(0x20)  # core.frenzy_names.COMMON_BIT
+_LOCKSTEP = const(1)  # core.frenzy_names.LOCKSTEP
+_PH_COMMON = const(0)  # core.frenzy_names.PH_COMMON
+_PH_ROLL = const(1)  # core.frenzy_names.PH_ROLL
+_PH_WILD = const(2)  # core.frenzy_names.PH_WILD
+_PH_TAKE = const(3)  # core.frenzy_names.PH_TAKE
+_DECIDE = const(4)  # core.frenzy_names.DECIDE
+_COMMON_ROLL = const(0x100)  # core.frenzy_names.COMMON_ROLL
+_ROLL = const(0x200)  # core.frenzy_names.ROLL
+_DECLARE = const(0x300)  # core.frenzy_names.DECLARE
+_TAKE = const(0x400)  # core.frenzy_names.TAKE
+_STOP = const(0x500)  # core.frenzy_names.STOP
+_ROLLING = const(0)  # core.frenzy_names.ROLLING
+_OUT = const(3)  # core.frenzy_names.OUT
+_GOAL = const(10000)  # core.frenzy_names.GOAL
+_ENTRY = const(400)  # core.frenzy_names.ENTRY
 
 EASY = 0
 NORMAL = 1
 HARD = 2
 
-_REACH = 1000  # another player this close to 10,000 may end the game this round
-_CHASE = 3000  # what the CPU still tries to make in one round to get past them
+_REACH = const(1000)  # another player this close to 10,000 may end the game this round
+_CHASE = const(3000)  # what the CPU still tries to make in one round to get past them
 
 # NORMAL: worth of the dice left to roll after a take (index: dice left; 0 = filled,
-# five dice again), and the bank thresholds per dice to roll next (index 1-5).
-_N_LEFT = (300, 0, 50, 120, 220)
-_N_STOP = (0, 300, 300, 400, 1000, 3000)
-_N_STOP_C = (0, 350, 400, 600, 1500, 3000)  # the Common Die still counts
-# EASY: bank thresholds, one drawn per decision.
-_E_STOP = (300, 300, 350, 500, 700, 1000)
+# five dice again), and the bank thresholds per dice to roll next (index 1-5), in
+# units of 50 points.
+_N_LEFT = b"\x06\x00\x01\x02\x04"  # 300, 0, 50, 100, 200
+_N_STOP = b"\x00\x06\x06\x08\x14\x3c"  # 300, 300, 400, 1000, 3000
+_N_STOP_C = b"\x00\x07\x08\x0c\x1e\x3c"  # the Common Die still counts: 350 ... 3000
+# EASY: bank thresholds, one drawn per decision (300, 300, 350, 500, 700, 1000).
+_E_STOP = b"\x06\x06\x07\x0a\x0e\x14"
 
 _POP = bytes(bin(m).count("1") for m in range(32))
 
@@ -70,16 +92,16 @@ def choose(game, skill, rng=None):
     if skill not in (EASY, NORMAL, HARD):
         raise ValueError("skill must be 0 (EASY), 1 (NORMAL) or 2 (HARD), got %r" % (skill,))
     ph = game.phase
-    if ph == PH_COMMON:
-        return COMMON_ROLL
-    if ph == PH_ROLL:
-        return ROLL
-    if ph == PH_WILD:
-        return DECLARE | _declare(game, skill)
-    if ph == PH_TAKE:
-        return TAKE | _take(game, skill, rng)
-    if ph == DECIDE:
-        return STOP if _stop(game, skill, rng) else ROLL
+    if ph == _PH_COMMON:
+        return _COMMON_ROLL
+    if ph == _PH_ROLL:
+        return _ROLL
+    if ph == _PH_WILD:
+        return _DECLARE | _declare(game, skill)
+    if ph == _PH_TAKE:
+        return _TAKE | _take(game, skill, rng)
+    if ph == _DECIDE:
+        return _STOP if _stop(game, skill, rng) else _ROLL
     raise ValueError("the game is over: no decision to make")
 
 
@@ -88,11 +110,11 @@ def _byte(rng):
 
 
 def _number(game):
-    """The round's Common Die number (the declared one for WILD), 0 for 2X."""
+    """The round's Common Die number (the declared one for _WILD), 0 for 2X."""
     c = game.common
-    if c == WILD:
+    if c == _WILD:
         return game.wild
-    return 0 if c == TWOX else c
+    return 0 if c == _TWOX else c
 
 
 # ---- the table (HARD) -----------------------------------------------------------
@@ -145,8 +167,8 @@ def _starts():
 
 
 def _table(game, num):
-    dbl = 2 if game.common == TWOX else 1
-    entry = 0 if game.totals[game.player] else 400 // dbl
+    dbl = 2 if game.common == _TWOX else 1
+    entry = 0 if game.totals[game.player] else _ENTRY // dbl
     return _Table(game.ones, num, entry)
 
 
@@ -158,18 +180,18 @@ def _after(tab, num, n, u, mask, p, t, forced):
         return tab.value(_row(5, num), t)
     if forced:
         return tab.bank(t)  # someone else filled this step: this take banks
-    return tab.value(_row(left, u and not mask & COMMON_BIT), t)
+    return tab.value(_row(left, u and not mask & _COMMON_BIT), t)
 
 
 def _filled_by_other(game):
     """Lockstep: did another player fill the riser in this step? (Relay: never known.)"""
-    if game.schedule != LOCKSTEP:
+    if game.schedule != _LOCKSTEP:
         return False
     me = game.player
     end = game._end  # steps of each seat that count (the engine's step records)
     for s in range(game.players):
         if s != me and end[s] == game.step and game.riser(s) == 5 \
-                and game.status(s) != OUT:
+                and game.status(s) != _OUT:
             return True
     return False
 
@@ -179,9 +201,9 @@ def _filled_by_other(game):
 def _known(game, s, dbl):
     """Seat s's total as the current player can know it (see the module doc)."""
     tot = game.totals[s]
-    if game.schedule == LOCKSTEP:
+    if game.schedule == _LOCKSTEP:
         raw = game.running(s) * dbl
-        if tot or raw >= 400:
+        if tot or raw >= _ENTRY:
             tot += raw
     return tot
 
@@ -190,7 +212,7 @@ def _target(game):
     """(the raw round total that wins, whether to bank as soon as it is reached) or
     None: play for points."""
     me = game.player
-    dbl = 2 if game.common == TWOX else 1
+    dbl = 2 if game.common == _TWOX else 1
     mine = game.totals[me]
     rin = game.in_round
     best = 0
@@ -202,16 +224,16 @@ def _target(game):
         k = _known(game, s, dbl)
         if k > best:
             best = k
-        if k >= GOAL - _REACH:
+        if k >= _GOAL - _REACH:
             threat = True
-        if game.schedule != LOCKSTEP or game.status(s) == ROLLING:
+        if game.schedule != _LOCKSTEP or game.status(s) == _ROLLING:
             done = False
     tie = rin != (1 << game.players) - 1
-    need = max(GOAL, best + 50) - mine
+    need = max(_GOAL, best + 50) - mine
     if tie and not done:
         return None
-    if mine == 0 and need < 400:
-        need = 400
+    if mine == 0 and need < _ENTRY:
+        need = _ENTRY
     raw = (need + dbl - 1) // dbl
     raw = (raw + 49) // 50 * 50
     if tie or need <= 0:
@@ -235,13 +257,13 @@ def _stop(game, skill, rng):
                 return False
         tab = _table(game, num)
         return tab.value(_row(n, u), t // 50) <= tab.bank(t // 50)
-    on = game.totals[game.player] or t * (2 if game.common == TWOX else 1) >= 400
+    on = game.totals[game.player] or t * (2 if game.common == _TWOX else 1) >= _ENTRY
     if skill == NORMAL:
-        lim = (_N_STOP_C if u else _N_STOP)[n] + (_byte(rng) % 3) * 50
-        if t + game.totals[game.player] >= GOAL:
+        lim = ((_N_STOP_C if u else _N_STOP)[n] + _byte(rng) % 3) * 50
+        if t + game.totals[game.player] >= _GOAL:
             return True
         return on and t >= lim
-    return t >= _E_STOP[_byte(rng) % len(_E_STOP)]
+    return t >= _E_STOP[_byte(rng) % len(_E_STOP)] * 50
 
 
 def _take(game, skill, rng):
@@ -268,9 +290,9 @@ def _take(game, skill, rng):
     for m, p in sels:
         k = _POP[m & 0x1F]
         if skill == NORMAL:
-            v = p + _N_LEFT[n - k]
+            v = p + _N_LEFT[n - k] * 50
         else:
-            v = p * 8 + k * 2 + (1 if m & COMMON_BIT else 0)  # every scoring die
+            v = p * 8 + k * 2 + (1 if m & _COMMON_BIT else 0)  # every scoring die
         if v > best:
             best = v
             bm = m
@@ -278,7 +300,7 @@ def _take(game, skill, rng):
 
 
 def _declare(game, skill):
-    """The WILD's value: the one whose best take of this first roll is worth most
+    """The _WILD's value: the one whose best take of this first roll is worth most
     (HARD: V of the position it leads to). The rolled dice's part of each selection
     is scored once; only the best points per (dice used, Common Die used) matter."""
     rolled = game.rolled
@@ -317,7 +339,7 @@ def _declare(game, skill):
                 if not p:
                     continue
                 if tab is None:
-                    y = p + (_N_LEFT[n - k] if skill == NORMAL else 0)
+                    y = p + (_N_LEFT[n - k] * 50 if skill == NORMAL else 0)
                 elif k == n:
                     y = tab.value(_row(5, 1), p // 50)
                 else:
