@@ -186,21 +186,32 @@ def _second(f, h, nh, best):
     s = 0
     # X: the dice of shake 2 kept before shake 3 (sizes 0 up to r); best[X]: the
     # best of keeping any part of X (f[H + X] or a parent's best).
+    top = _START[r]
     for k in range(_START[r + 1]):
         x = by[k]
         m = x
         for i in range(nh):
             m = child[m * 6 + h[i] - 1]
         b = f[m]
+        # The parents (at most 4, then 255), unrolled: the hot loop of a decision.
         p = x * 4
-        for j in range(p, p + 4):
-            q = parent[j]
-            if q == 255:
-                break
+        q = parent[p]
+        if q != 255:
             if best[q] > b:
                 b = best[q]
+            q = parent[p + 1]
+            if q != 255:
+                if best[q] > b:
+                    b = best[q]
+                q = parent[p + 2]
+                if q != 255:
+                    if best[q] > b:
+                        b = best[q]
+                    q = parent[p + 3]
+                    if q != 255 and best[q] > b:
+                        b = best[q]
         best[x] = b
-        if k >= _START[r]:
+        if k >= top:
             s += mult[x] * b
     return s // _POW6[r]
 
