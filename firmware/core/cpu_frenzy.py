@@ -257,12 +257,13 @@ def _stop(game, skill, rng):
                 return False
         tab = _table(game, num)
         return tab.value(_row(n, u), t // 50) <= tab.bank(t // 50)
-    on = game.totals[game.player] or t * (2 if game.common == _TWOX else 1) >= _ENTRY
+    mine = game.totals[game.player]
+    raw = t * (2 if game.common == _TWOX else 1)
     if skill == NORMAL:
         lim = ((_N_STOP_C if u else _N_STOP)[n] + _byte(rng) % 3) * 50
-        if t + game.totals[game.player] >= _GOAL:
-            return True
-        return on and t >= lim
+        if mine + raw >= _GOAL:
+            return True  # it wins (unless someone else makes more this round)
+        return (mine or raw >= _ENTRY) and t >= lim
     return t >= _E_STOP[_byte(rng) % len(_E_STOP)] * 50
 
 
