@@ -29,20 +29,8 @@ except ImportError:  # CPython
         return a - b
 
 
-def _setup_path():
-    try:
-        here = __file__
-    except NameError:
-        here = sys.argv[0]
-    i = here.rfind("/")
-    here = here[:i] if i > 0 else ("/" if i == 0 else ".")
-    for p in (here + "/../firmware", here):
-        if p not in sys.path:
-            sys.path.insert(0, p)
-
-
-_setup_path()
-
+# The script's folder (tools/) is on the path on both interpreters; selfplay puts
+# firmware/ there too.
 import selfplay  # noqa: E402
 
 _PHASES = ("ROLLOFF", "SHAKE", "CHOOSE", "MOVING", "PENALTY")

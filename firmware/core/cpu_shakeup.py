@@ -290,24 +290,20 @@ class _Eval:
 
     def again(self):
         # `me` starts a turn next.
-        c = self.c
-        a = pawn_rank(c, self.me * 4)
-        w = _ONE
-        for o in range(self.n):
-            if o != self.me:
-                x = lookup(self.t, self.sp, a, pawn_rank(c, o * 4))
-                if x < w:
-                    w = x
-        return w
+        return self._race(True)
 
     def passed(self):
         # An opponent starts a turn next: each one's chance against `me`, as if next.
+        return self._race(False)
+
+    def _race(self, first):
         c = self.c
         a = pawn_rank(c, self.me * 4)
         w = _ONE
         for o in range(self.n):
             if o != self.me:
-                x = _ONE - lookup(self.t, self.sp, pawn_rank(c, o * 4), a)
+                b = pawn_rank(c, o * 4)
+                x = lookup(self.t, self.sp, a, b) if first else _ONE - lookup(self.t, self.sp, b, a)
                 if x < w:
                     w = x
         return w
@@ -363,7 +359,7 @@ class _Eval:
 
     def best_move(self, result, shake1):
         """(worth, level) of the best move up with this result; level 0: none legal."""
-        lvs = _S.movable(self.c, self.sp, self.me * 4)
+        lvs = _S.movable(self.c, self.sp == 1, self.me * 4)
         best = -1
         pick = 0
         for lv in lvs:
