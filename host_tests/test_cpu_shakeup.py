@@ -345,6 +345,26 @@ def test_variety_only_from_the_byte_source_and_no_peeking():
     t.close()
 
 
+def test_think_steps_to_the_same_decision():
+    # think() yields None between bounded steps, then choose()'s decision; after
+    # shake 1 one step per distinct hold (at most 15) plus the worths and the DP.
+    t = _table()
+    most = 0
+    for i in range(30):
+        g = S.Game(2 + i % 3, i % 2 == 1, Dice(Seeded(40 + i)))
+        rng_a = Seeded(i)
+        rng_b = Seeded(i)
+        while g.phase != S.OVER:
+            skill = (i + g.player) % 3
+            steps = list(C.think(g, skill, rng_a, t))
+            assert steps[-1] is not None and [x for x in steps[:-1] if x is not None] == []
+            assert steps[-1] == C.choose(g, skill, rng_b, t)
+            most = max(most, len(steps))
+            g.apply(steps[-1])
+    assert 4 < most <= 18
+    t.close()
+
+
 def test_bad_calls_are_rejected():
     g = S.Game(2)
     for skill in (-1, 3, "hard"):

@@ -228,7 +228,16 @@ def _mask_rank(dice, mask):
 def best_holds(game, w1, w):
     """The CHOOSE decision that maximises the turn's expected worth: w1 is BIG on
     shake 1's worth, w the worths of NONE, PAIR, MOVE, BIG after shake 2/3."""
+    for d in _holds(game, w1, w):
+        if d is not None:
+            return d
+
+
+def _holds(game, w1, w):
+    # best_holds in steps: yields None after the last shake's DP and after each
+    # distinct hold's DP, then the decision.
     f = _last(w)
+    yield None
     dice = game.dice
     cls = _tables()[3]
     held = game.held
@@ -250,10 +259,12 @@ def best_holds(game, w1, w):
                         h[n] = dice[i]
                         n += 1
                 v = seen[r] = _second(f, h, n, best_list)
+                yield None
             if v > best:
                 best = v
                 dec = _ROLL | m
-        return dec
+        yield dec
+        return
     best = f[allr]
     dec = _STOP
     for m in range(held, 15):
@@ -262,7 +273,7 @@ def best_holds(game, w1, w):
             if v > best:
                 best = v
                 dec = _ROLL | m
-    return dec
+    yield dec
 
 
 # ---- what positions are worth ----
@@ -436,13 +447,24 @@ def _leader(game):
 
 def choose(game, skill, rng=None, table=None):
     """One decision of game.legal() for game.player (see the module's docstring)."""
+    for d in think(game, skill, rng, table):
+        if d is not None:
+            return d
+
+
+def think(game, skill, rng=None, table=None):
+    """choose() in bounded steps, for an interface that thinks between frames: a
+    generator that yields None after each step (HARD's worths, the last shake's DP,
+    one hold's DP after shake 1: each well under a millisecond on the unix port),
+    then the decision. Nothing is read from the game until the first next()."""
     if skill not in (_EASY, _NORMAL, _HARD):
         raise ValueError("skill is 0 (EASY), 1 (NORMAL) or 2 (HARD), got %r" % (skill,))
     legal = game.legal()
     if not legal:
         raise ValueError("nothing to decide: the game is over")
     if len(legal) == 1:
-        return legal[0]  # roll-off and shake 1: ROLL; a single level to move from
+        yield legal[0]  # roll-off and shake 1: ROLL; a single level to move from
+        return
     ph = game.phase
     if skill == _HARD:
         if table is None:
@@ -450,19 +472,28 @@ def choose(game, skill, rng=None, table=None):
         e = _Eval(game, table)
         if ph == _CHOOSE:
             w1, w = e.worths()
-            return best_holds(game, w1, w)
-        if ph == _MOVING:
-            return _UP | e.best_move(game.result, game.shakes == 1)[1]
-        # _PENALTY: the move is made.
-        pick = e.after_big(game.shakes == 1)[1]
-        if pick:
-            return _PEN | pick
-        return legal[-1]  # SKIP or AGAIN
+            yield None
+            for d in _holds(game, w1, w):
+                yield d
+        elif ph == _MOVING:
+            yield _UP | e.best_move(game.result, game.shakes == 1)[1]
+        else:  # _PENALTY: the move is made.
+            pick = e.after_big(game.shakes == 1)[1]
+            yield _PEN | pick if pick else legal[-1]  # else SKIP or AGAIN
+        return
     if ph == _CHOOSE:
         if skill == _NORMAL:
             w1, w = _normal_worths(game)
-            return best_holds(game, w1, w)
-        return _easy_holds(game)
+            for d in _holds(game, w1, w):
+                yield d
+        else:
+            yield _easy_holds(game)
+        return
+    yield _decide_simple(game, skill, rng, legal, ph)
+
+
+def _decide_simple(game, skill, rng, legal, ph):
+    # EASY's and NORMAL's moves and penalties.
     if ph == _MOVING:
         if skill == _EASY:
             # Any level it may (with no byte source: the lowest).
@@ -479,6 +510,5 @@ def choose(game, skill, rng=None, table=None):
         d = _PEN | lead << 2 | lv
         if d in legal and (lv == 3 or game.shakes == 1):
             return d
-    if game.shakes == 1:
-        return legal[0] if len(legal) > 1 else legal[-1]
-    return legal[-1]
+    # Else any penalty after a Special Advantage (legal[0]), or another turn.
+    return legal[0] if game.shakes == 1 else legal[-1]
