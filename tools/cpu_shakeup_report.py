@@ -1,13 +1,15 @@
 """Figures of the Shake Up CPU players (issue 15): prints one line of text per figure.
 
 Runs under CPython and the MicroPython unix port (from the repository root or not):
-  python tools/cpu_shakeup_report.py [--games N] [--part table|duels|crowd|time]
+  python tools/cpu_shakeup_report.py [--games N] [--part table|duels|mirror|crowd|time]
 
 - table: the solved table (firmware/data/shakeup2.bin): its size, V at the start
   (the first player's chance, roll-off decided) without and with pyramid spots.
 - duels: 2-player win shares of HARD against NORMAL, EASY and random, and NORMAL
   against EASY, over N games in each seat order (default 5,000, so 10,000 a pair),
   by tools/selfplay.py's play_shakeup (seeded: the same command prints the same).
+- mirror: HARD against HARD, without and with spots: the starter's win share, to
+  set beside the table's V(start) (N games each).
 - crowd: 3 and 4 players, one HARD (in every seat in turn) against NORMALs, and
   one NORMAL against HARDs; the fair share is 1 / players.
 - time: the slowest single decision per skill and phase over 40 seeded games of 2
@@ -66,6 +68,15 @@ def duels(games):
             a, b, selfplay._num(selfplay.ratio(first + second, 2 * games)), 2 * games,
             selfplay._num(selfplay.ratio(first, games)),
             selfplay._num(selfplay.ratio(second, games))))
+
+
+def mirror(games):
+    # HARD against itself: the starter (the roll-off's winner) should win V(start).
+    for spots in (False, True):
+        out = selfplay.play_shakeup({"policy": "cpu:hard", "games": games, "seed": 3,
+                                     "spots": spots})
+        print("mirror: cpu:hard vs cpu:hard, spots %s: the starter won %s of %d"
+              % ("on" if spots else "off", selfplay._num(out["starter_win_share"]), games))
 
 
 def crowd(games):
@@ -154,14 +165,16 @@ def main(argv):
             i += 2
         else:
             raise ValueError("usage: cpu_shakeup_report.py [--games N] "
-                             "[--part table|duels|crowd|time]")
-    for p in parts or ("table", "duels", "crowd", "time"):
+                             "[--part table|duels|mirror|crowd|time]")
+    for p in parts or ("table", "duels", "mirror", "crowd", "time"):
         if p == "table":
             table()
         elif p == "duels":
             duels(games)
         elif p == "crowd":
             crowd(games)
+        elif p == "mirror":
+            mirror(games)
         elif p == "time":
             timing()
         else:
