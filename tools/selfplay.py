@@ -11,7 +11,9 @@ Options: --game shakeup|frenzy (default shakeup), --players N, --games N, --seed
 ignored. Frenzy is delegated to tools/selfplay_frenzy.py (`run(opts) -> dict`).
 
 Shake Up (policy random: a uniformly random legal decision, drawn from a Seeded
-source, never from `random`) reports: games, mean_turns (turns per game),
+source, never from `random`; cpu:easy|normal|hard: core.cpu_shakeup.choose with its
+own Seeded bytes and firmware/data/shakeup2.bin, the solved table, read in place;
+policies: the per-seat list) reports: games, mean_turns (turns per game),
 mean_decisions (decisions per game, roll-off included), wins and win_share per
 seat, starter_win_share, results_by_shake (turns that ended on shake 1/2/3) and
 result_freq (per shake number, the share of each class BIG/MOVE/PAIR/NONE),
