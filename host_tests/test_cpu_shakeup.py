@@ -10,7 +10,8 @@ from core import cpu_shakeup as C
 from core import shakeup as S
 from core.dice import Dice, Seeded
 
-TABLE = "firmware/data/shakeup2.bin"
+# firmware/data/shakeup2.bin, wherever the tests run from (both interpreters).
+TABLE = C.__file__[:C.__file__.rfind("/core/")] + "/data/shakeup2.bin"
 ONE = 65535
 END = (0, 0, 1, 4)     # one pawn on level 3, four SAFE: one move from winning
 START = (5, 0, 0, 0)
