@@ -1,13 +1,14 @@
 """Figures of the Shake Up CPU players (issue 15): prints one line of text per figure.
 
 Runs under CPython and the MicroPython unix port (from the repository root or not):
-  python tools/cpu_shakeup_report.py [--games N] [--part table|duels|mirror|crowd|time]
+  python tools/cpu_shakeup_report.py [--games N] [--part table|duels|ladder|mirror|crowd|time]
 
 - table: the solved table (firmware/data/shakeup2.bin): its size, V at the start
   (the first player's chance, roll-off decided) without and with pyramid spots.
-- duels: 2-player win shares of HARD against NORMAL, EASY and random, and NORMAL
-  against EASY, over N games in each seat order (default 5,000, so 10,000 a pair),
-  by tools/selfplay.py's play_shakeup (seeded: the same command prints the same).
+- duels: 2-player win shares of HARD against NORMAL, EASY and random over N games
+  in each seat order (default 5,000, so 10,000 a pair), by tools/selfplay.py's
+  play_shakeup (seeded: the same command prints the same).
+- ladder: the same for NORMAL against EASY and random, and EASY against random.
 - mirror: HARD against HARD, without and with spots: the starter's win share, to
   set beside the table's V(start) (N games each).
 - crowd: 3 and 4 players, one HARD (in every seat in turn) against NORMALs, and
@@ -58,10 +59,12 @@ def _share(policies, games, seed, seat):
     return out["wins"][seat]
 
 
-def duels(games):
-    for a, b in (("cpu:hard", "cpu:normal"), ("cpu:hard", "cpu:easy"),
-                 ("cpu:hard", "random"), ("cpu:normal", "cpu:easy"),
-                 ("cpu:easy", "random")):
+_DUELS = (("cpu:hard", "cpu:normal"), ("cpu:hard", "cpu:easy"), ("cpu:hard", "random"))
+_LADDER = (("cpu:normal", "cpu:easy"), ("cpu:normal", "random"), ("cpu:easy", "random"))
+
+
+def duels(games, pairs=_DUELS):
+    for a, b in pairs:
         first = _share((a, b), games, 1, 0)
         second = _share((b, a), games, 2, 1)
         print("duel: %s vs %s: %s of %d (%s as seat 1, %s as seat 2)" % (
@@ -165,14 +168,16 @@ def main(argv):
             i += 2
         else:
             raise ValueError("usage: cpu_shakeup_report.py [--games N] "
-                             "[--part table|duels|mirror|crowd|time]")
-    for p in parts or ("table", "duels", "mirror", "crowd", "time"):
+                             "[--part table|duels|ladder|mirror|crowd|time]")
+    for p in parts or ("table", "duels", "ladder", "mirror", "crowd", "time"):
         if p == "table":
             table()
         elif p == "duels":
             duels(games)
         elif p == "crowd":
             crowd(games)
+        elif p == "ladder":
+            duels(games, _LADDER)
         elif p == "mirror":
             mirror(games)
         elif p == "time":
