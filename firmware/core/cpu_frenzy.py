@@ -21,7 +21,7 @@ declares the value whose best take of the first roll has the largest V.
   stops the player at once ("A stop nobody can avoid" in core.frenzy), so it is
   valued as that bank.
 - The end (plays to win rather than for points), where "known" is the sheet plus,
-  in Lockstep, what the others have made this round so far:
+  in Lockstep, the banks of the others who have stopped this round:
   * a bank that reaches 10,000 and beats every other known total is taken (STOP);
   * when another player can end the game this round (known total within _REACH of
     10,000), and the CPU can get past them in one round (needs at most _CHASE), it
@@ -64,6 +64,7 @@ _DECLARE = const(0x300)  # core.frenzy_names.DECLARE
 _TAKE = const(0x400)  # core.frenzy_names.TAKE
 _STOP = const(0x500)  # core.frenzy_names.STOP
 _ROLLING = const(0)  # core.frenzy_names.ROLLING
+_STOPPED = const(1)  # core.frenzy_names.STOPPED
 _OUT = const(3)  # core.frenzy_names.OUT
 _GOAL = const(10000)  # core.frenzy_names.GOAL
 _ENTRY = const(400)  # core.frenzy_names.ENTRY
@@ -199,9 +200,11 @@ def _filled_by_other(game):
 # ---- the end of the game ------------------------------------------------------------
 
 def _known(game, s, dbl):
-    """Seat s's total as the current player can know it (see the module doc)."""
+    """Seat s's total as the current player can know it: the sheet, and in Lockstep
+    the bank of a seat that has stopped this round (a running total still at stake
+    counts nothing: chasing it, or banking on beating it, lost games in self-play)."""
     tot = game.totals[s]
-    if game.schedule == _LOCKSTEP:
+    if game.schedule == _LOCKSTEP and game.status(s) == _STOPPED:
         raw = game.running(s) * dbl
         if tot or raw >= _ENTRY:
             tot += raw
