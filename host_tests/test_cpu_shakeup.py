@@ -366,6 +366,21 @@ def test_think_steps_to_the_same_decision():
     t.close()
 
 
+def test_a_memo_changes_no_decision():
+    # Self-play's memo of positions (worths, DPs) gives the device's decisions.
+    t = _table()
+    memo = {}
+    for i in range(12):
+        g = S.Game(2 + i % 3, i % 4 == 1, Dice(Seeded(70 + i)))
+        while g.phase != S.OVER:
+            skill = 2 if g.player % 2 == 0 else 1
+            d = C.choose(g, skill, None, t, memo)
+            assert d == C.choose(g, skill, None, t)
+            g.apply(d)
+    assert len(memo) > 100
+    t.close()
+
+
 def test_bad_calls_are_rejected():
     g = S.Game(2)
     for skill in (-1, 3, "hard"):

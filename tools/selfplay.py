@@ -184,6 +184,10 @@ def play_shakeup(opts):
         from core import cpu_shakeup as cpu
         table = open(_data("shakeup2.bin"), "rb")  # HARD's table, read in place
     cpu_rng = Seeded(seed * 104729 + 3)  # the CPUs' own bytes, never the dice
+    # The CPUs' memo of positions seen (the same decisions, faster), kept small
+    # where the heap is small.
+    memo = {}
+    most = 20000 if sys.implementation.name == "cpython" else 64
 
     wins = [0] * players
     by_shake = [[0, 0, 0, 0] for _ in range(4)]  # [shake_no][class]
@@ -198,7 +202,9 @@ def play_shakeup(opts):
             if skill is None:
                 g.apply(lg[pick(len(lg))])
             else:
-                g.apply(cpu.choose(g, skill, cpu_rng, table))
+                if len(memo) > most:
+                    memo.clear()
+                g.apply(cpu.choose(g, skill, cpu_rng, table, memo))
             decisions += 1
             for n in g.notes:
                 k = n[0]

@@ -228,16 +228,21 @@ def _mask_rank(dice, mask):
 def best_holds(game, w1, w):
     """The CHOOSE decision that maximises the turn's expected worth: w1 is BIG on
     shake 1's worth, w the worths of NONE, PAIR, MOVE, BIG after shake 2/3."""
-    for d in _holds(game, w1, w):
+    for d in _holds(game, [w1, w, None, {}]):
         if d is not None:
             return d
 
 
-def _holds(game, w1, w):
+def _holds(game, entry):
     # best_holds in steps: yields None after the last shake's DP and after each
-    # distinct hold's DP, then the decision.
-    f = _last(w)
-    yield None
+    # distinct hold's DP, then the decision. entry: [w1, w, the last shake's DP or
+    # None, {hold's rank: its DP}], filled in here (kept by a memo, see think()).
+    w1 = entry[0]
+    w = entry[1]
+    f = entry[2]
+    if f is None:
+        f = entry[2] = _last(w)
+        yield None
     dice = game.dice
     cls = _tables()[3]
     held = game.held
@@ -247,7 +252,7 @@ def _holds(game, w1, w):
         best = (w1 if c == 3 else w[c]) * 1296 >> 7
         dec = _STOP
         best_list = [0] * 210
-        seen = {}
+        seen = entry[3]
         h = bytearray(4)
         for m in range(15):
             r = _mask_rank(dice, m)
@@ -445,18 +450,21 @@ def _leader(game):
     return seat
 
 
-def choose(game, skill, rng=None, table=None):
+def choose(game, skill, rng=None, table=None, memo=None):
     """One decision of game.legal() for game.player (see the module's docstring)."""
-    for d in think(game, skill, rng, table):
+    for d in think(game, skill, rng, table, memo):
         if d is not None:
             return d
 
 
-def think(game, skill, rng=None, table=None):
+def think(game, skill, rng=None, table=None, memo=None):
     """choose() in bounded steps, for an interface that thinks between frames: a
     generator that yields None after each step (HARD's worths, the last shake's DP,
     one hold's DP after shake 1: each well under a millisecond on the unix port),
-    then the decision. Nothing is read from the game until the first next()."""
+    then the decision. Nothing is read from the game until the first next().
+    memo: None (the device), or a dict that keeps each position's worths and DPs
+    for the next decision there (host self-play: the same decisions, faster; the
+    caller bounds its size)."""
     if skill not in (_EASY, _NORMAL, _HARD):
         raise ValueError("skill is 0 (EASY), 1 (NORMAL) or 2 (HARD), got %r" % (skill,))
     legal = game.legal()
@@ -471,9 +479,14 @@ def think(game, skill, rng=None, table=None):
             raise ValueError("HARD needs the table (data/shakeup2.bin)")
         e = _Eval(game, table)
         if ph == _CHOOSE:
-            w1, w = e.worths()
-            yield None
-            for d in _holds(game, w1, w):
+            entry, key = _entry(memo, skill, e.c, game)
+            if entry is None:
+                w1, w = e.worths()
+                entry = [w1, w, None, {}]
+                if key is not None:
+                    memo[key] = entry
+                yield None
+            for d in _holds(game, entry):
                 yield d
         elif ph == _MOVING:
             yield _UP | e.best_move(game.result, game.shakes == 1)[1]
@@ -483,13 +496,31 @@ def think(game, skill, rng=None, table=None):
         return
     if ph == _CHOOSE:
         if skill == _NORMAL:
-            w1, w = _normal_worths(game)
-            for d in _holds(game, w1, w):
+            entry, key = _entry(memo, skill, None, game)
+            if entry is None:
+                w1, w = _normal_worths(game)
+                entry = [w1, w, None, {}]
+                if key is not None:
+                    memo[key] = entry
+            for d in _holds(game, entry):
                 yield d
         else:
             yield _easy_holds(game)
         return
     yield _decide_simple(game, skill, rng, legal, ph)
+
+
+def _entry(memo, skill, counts, game):
+    # (the memo's entry or None, its key or None). NORMAL's worths depend only on
+    # whether a pawn of the player's is on level 2 or 3.
+    if memo is None:
+        return None, None
+    if counts is None:
+        s = game.player
+        key = (skill, 1 if game.count(s, 2) or game.count(s, 3) else 0)
+    else:
+        key = (skill, game.spots, game.player, bytes(counts))
+    return memo.get(key), key
 
 
 def _decide_simple(game, skill, rng, legal, ph):
