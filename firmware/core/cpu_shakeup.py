@@ -1,13 +1,15 @@
-"""CPU players for Shake Up: choose(game, skill, rng=None, table=None).
+"""CPU players for Shake Up: choose(game, skill, rng=None, table=None, memo=None).
 
 `choose` returns one decision of `game.legal()` for `game.player`; skill 0 EASY,
-1 NORMAL, 2 HARD. Pure: the caller injects what it needs.
+1 NORMAL, 2 HARD; `think` (same arguments) makes it in bounded steps, for an
+interface that spreads the work over frames. Pure: the caller injects what it needs.
 - `rng(n) -> bytes` (e.g. core.seeded.Seeded, os.urandom): the only source of
   variety (EASY's slips); never the game's dice. None: no variety.
 - `table`: the solved 2-player table, a binary file opened by the caller (data/
   shakeup2.bin, written by tools/gen_shakeup_policy.py) or any object with seek()
   and read(); HARD needs it. The table stays in flash: each lookup is one seek and
   a 2-byte read.
+- `memo`: None on the device; self-play passes a dict (see think()).
 
 The table: V(mover, opponent), the chance that the player about to start a turn
 wins a 2-player game under optimal play by both, as uint16 little-endian (65535 =
@@ -15,13 +17,20 @@ wins a 2-player game under optimal play by both, as uint16 little-endian (65535 
 the 56 ways to put 5 pawns on levels 1-3 and SAFE. Entries where a player has 5
 SAFE pawns are conventions (opponent all SAFE: 0, else mover all SAFE: 65535).
 
-Every skill plays a turn's holds with the same turn DP: given what each result
-class is worth at the end of the turn (BIG on shake 1, BIG on shake 2/3, MOVE,
-PAIR, NONE), it finds the holds that maximise the expected worth. HARD takes the
-worths from the table (2 players: optimal; 3-4 players: the weakest of its
-2-player chances against each opponent, i.e. the race against the most dangerous
-one); NORMAL from a fixed sense of risk; EASY holds every pair and stops on any
-move.
+HARD and NORMAL play a turn's holds with the same turn DP: given what each end of
+the turn is worth (BIG on shake 1, BIG on shake 2/3, MOVE, PAIR, NONE), it finds
+the holds that maximise the expected worth, exactly, over dice multisets.
+- HARD takes the worths from the table, and its moves and penalties too: with 2
+  players that is optimal play; with 3-4, each position is worth the weakest of
+  its 2-player chances against each opponent (the race against the most dangerous
+  one), so it also knocks that opponent down.
+- NORMAL has a fixed sense of risk (_NORMAL_W: what each end is worth whatever the
+  position; a NONE costs more with a pawn on level 2 or 3), moves its highest pawn
+  that may move, knocks down the leader's highest pawn after a Special Advantage,
+  and after a BIG on shake 2/3 only a pawn on level 3 (else another turn).
+- EASY sets aside every die that matches another (never thinks of runs), stops on
+  any move, moves from a level picked with a byte of `rng` (the lowest without),
+  and never penalizes.
 """
 
 try:
