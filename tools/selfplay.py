@@ -5,12 +5,15 @@ Runs under CPython and under the MicroPython unix port (no argparse; only json.d
   micropython tools/selfplay.py --game frenzy --policy greedy:300 --schedule lockstep
 
 Options: --game shakeup|frenzy (default shakeup), --players N, --games N, --seed N,
---policy random|greedy:N, --schedule relay|lockstep, --ones 300|1000,
+--policy random|greedy:N|cpu:easy|cpu:normal|cpu:hard (every seat),
+--policies P1,P2,... (one per seat), --schedule relay|lockstep, --ones 300|1000,
 --solo-rounds N, --spots (Shake Up pyramid spots). Options a game does not use are
 ignored. Frenzy is delegated to tools/selfplay_frenzy.py (`run(opts) -> dict`).
 
 Shake Up (policy random: a uniformly random legal decision, drawn from a Seeded
-source, never from `random`) reports: games, mean_turns (turns per game),
+source, never from `random`; cpu:easy|normal|hard: core.cpu_shakeup.choose with its
+own Seeded bytes and firmware/data/shakeup2.bin, the solved table, read in place;
+policies: the per-seat list) reports: games, mean_turns (turns per game),
 mean_decisions (decisions per game, roll-off included), wins and win_share per
 seat, starter_win_share, results_by_shake (turns that ended on shake 1/2/3) and
 result_freq (per shake number, the share of each class BIG/MOVE/PAIR/NONE),
@@ -39,18 +42,18 @@ def _setup_path():
 _setup_path()
 
 USAGE = ("usage: selfplay.py [--game shakeup|frenzy] [--players N] [--games N] "
-         "[--seed N] [--policy random|greedy:N] [--schedule relay|lockstep] "
+         "[--seed N] [--policy P] [--policies P1,P2,...] [--schedule relay|lockstep] "
          "[--ones 300|1000] [--solo-rounds N] [--spots]")
 
 _INT_OPTS = ("players", "games", "seed", "ones", "solo_rounds")
-_STR_OPTS = ("game", "policy", "schedule")
+_STR_OPTS = ("game", "policy", "policies", "schedule")
 _CLASS_KEYS = ("NONE", "PAIR", "MOVE", "BIG")  # index = class value
 
 
 def parse(argv):
     """argv (without the program name) -> dict of options; None where not given."""
     opts = {"game": None, "players": None, "games": None, "seed": None, "policy": None,
-            "schedule": None, "ones": None, "solo_rounds": None, "spots": False}
+            "policies": None, "schedule": None, "ones": None, "solo_rounds": None, "spots": False}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -131,25 +134,61 @@ def dumps(obj):
     return json.dumps(obj)
 
 
+_SKILLS = ("cpu:easy", "cpu:normal", "cpu:hard")  # index = core.cpu_shakeup skill
+
+
+def shakeup_seats(opts, players):
+    """Per seat: None (random) or a CPU skill 0-2, from --policies or --policy."""
+    names = opts.get("policies")
+    names = names.split(",") if names else [opts.get("policy") or "random"] * (players or 2)
+    if players and len(names) != players:
+        raise ValueError("--policies names %d seats, --players %d" % (len(names), players))
+    out = []
+    for p in names:
+        if p == "random":
+            out.append(None)
+        elif p in _SKILLS:
+            out.append(_SKILLS.index(p))
+        else:
+            raise ValueError("Shake Up policies are random or cpu:easy|normal|hard, got %r" % p)
+    return out
+
+
+def _data(name):
+    """firmware/data/<name>, found from the core package (works on both interpreters)."""
+    import core
+    here = core.__file__
+    return here[:here.rfind("/core/")] + "/data/" + name
+
+
 def play_shakeup(opts):
     from core import shakeup as S
     from core.dice import Dice
     from core.seeded import Seeded
 
-    players = opts.get("players") or 2
+    players = opts.get("players")
     games = opts.get("games")
     games = 100 if games is None else games
     seed = opts.get("seed")
     seed = 1 if seed is None else seed
     policy = opts.get("policy") or "random"
     spots = bool(opts.get("spots"))
-    if policy != "random":
-        raise ValueError("Shake Up self-play has policy random only, got %r" % policy)
+    seats = shakeup_seats(opts, players)
+    players = len(seats)
     if players < 2 or players > 4:
         raise ValueError("Shake Up needs 2-4 players")
     dice = Dice(Seeded(seed))
     from seeded_pick import Pick
     pick = Pick(seed * 7919 + 17)
+    cpu = table = None
+    if [k for k in seats if k is not None]:
+        from core import cpu_shakeup as cpu
+        table = open(_data("shakeup2.bin"), "rb")  # HARD's table, read in place
+    cpu_rng = Seeded(seed * 104729 + 3)  # the CPUs' own bytes, never the dice
+    # The CPUs' memo of positions seen (the same decisions, faster), kept small
+    # where the heap is small.
+    memo = {}
+    most = 20000 if sys.implementation.name == "cpython" else 64
 
     wins = [0] * players
     by_shake = [[0, 0, 0, 0] for _ in range(4)]  # [shake_no][class]
@@ -160,7 +199,13 @@ def play_shakeup(opts):
         while g.phase != S.OVER:
             lg = g.legal()
             seat = g.player  # who decides: a penalty of another seat is an opponent's
-            g.apply(lg[pick(len(lg))])
+            skill = seats[seat]
+            if skill is None:
+                g.apply(lg[pick(len(lg))])
+            else:
+                if len(memo) > most:
+                    memo.clear()
+                g.apply(cpu.choose(g, skill, cpu_rng, table, memo))
             decisions += 1
             for n in g.notes:
                 k = n[0]
@@ -179,6 +224,8 @@ def play_shakeup(opts):
         wins[g.winner] += 1
         if g.winner == g.starter:
             starter_wins += 1
+    if table is not None:
+        table.close()
 
     freq = {}
     counts = {}
@@ -193,6 +240,7 @@ def play_shakeup(opts):
         "games": games,
         "seed": seed,
         "policy": policy,
+        "policies": [_SKILLS[k] if k is not None else "random" for k in seats],
         "spots": spots,
         "mean_turns": ratio(turns, games, 2),
         "mean_decisions": ratio(decisions, games, 2),

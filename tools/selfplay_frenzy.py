@@ -1,12 +1,16 @@
 """Farkle Frenzy self-play: `run(opts) -> dict` of statistics, for tools/selfplay.py.
 
 Runs under CPython and the MicroPython unix port (randomness only from
-core.dice.Seeded). opts keys: players, games, seed, policy ("random" or
-"greedy:N"), schedule ("relay"/"lockstep" or 0/1), ones (300/1000), solo_rounds
-(N > 0: play N single rounds of 1 player instead of games).
+core.dice.Seeded). opts keys: players, games, seed, policy ("random", "greedy:N" or
+"cpu:easy|normal|hard"), policies ("P1,P2,...": one per seat), schedule
+("relay"/"lockstep" or 0/1), ones (300/1000), solo_rounds (N > 0: play N single
+rounds of 1 player instead of games).
 
-Policies (issue 2, section 3):
+Policies (issue 2, section 3), for every seat (policy) or one per seat (policies,
+"P1,P2,..."):
 - random: a uniformly random legal decision every time.
+- cpu:easy, cpu:normal, cpu:hard: core.cpu_frenzy.choose at skill 0, 1, 2 (EASY's
+  and NORMAL's variety from a Seeded source of their own per seat).
 - greedy:N: take the selection with the most points (ties: fewest rolled dice,
   i.e. fewest dice onto the riser, then the one without the Common Die); stop once
   the running total is >= N, otherwise roll on, also after filling the riser; as
@@ -57,6 +61,11 @@ def _greedy_wild(g):
 
 
 def _decide(g, policy, limit, pick):
+    if isinstance(policy, list):  # one (policy, limit, byte source) per seat
+        policy, limit, src = policy[g.player]
+        if policy == "cpu":
+            from core.cpu_frenzy import choose
+            return choose(g, limit, src)
     ph = g.phase
     if policy == "random":
         legal = g.legal()
@@ -128,6 +137,24 @@ def _ratio(num, den, places):
     return ((2 * num * scale + den) // (2 * den)) / scale
 
 
+_SKILLS = {"cpu:easy": 0, "cpu:normal": 1, "cpu:hard": 2}
+
+
+def _policy(name):
+    """A policy's name -> (kind, limit or skill)."""
+    if name.startswith("greedy:"):
+        try:
+            return "greedy", int(name[7:])
+        except ValueError:
+            pass
+    elif name == "random":
+        return "random", 0
+    elif name in _SKILLS:
+        return "cpu", _SKILLS[name]
+    raise ValueError("policy must be random, greedy:N or cpu:easy|normal|hard, got %r"
+                     % (name,))
+
+
 def _opt(opts, key, default):
     v = opts.get(key)
     return default if v is None else v
@@ -148,16 +175,29 @@ def run(opts):
     else:
         raise ValueError("schedule must be relay or lockstep, got %r" % (sched,))
     ones_table(ones)
-    limit = 0
-    if policy.startswith("greedy:"):
-        limit = int(policy[7:])
-        policy = "greedy"
-    elif policy != "random":
-        raise ValueError("policy must be random or greedy:N, got %r" % (policy,))
-    dice = Dice(Seeded(seed))
-    pick = _Pick(seed * 7919 + 17)
+    per_seat = opts.get("policies")
     if solo:
         players = 1
+    if per_seat:
+        names = per_seat.split(",")
+        if opts.get("players") is None and not solo:
+            players = len(names)
+        if len(names) != players:
+            raise ValueError("--policies needs one policy per seat (%d), got %r"
+                             % (players, per_seat))
+        label = per_seat
+    else:
+        names = [policy] * players
+        label = policy
+    seats = []
+    for i, name in enumerate(names):
+        kind, limit = _policy(name)
+        seats.append((kind, limit, Seeded(seed * 104729 + 31 * i + 5)))
+    policy, limit = seats[0][0], seats[0][1]
+    if any(p[0] == "cpu" for p in seats) or len(set(names)) > 1:
+        policy = seats  # per seat
+    dice = Dice(Seeded(seed))
+    pick = _Pick(seed * 7919 + 17)
     st = _Stats(players)
     if solo:
         for _ in range(solo):
@@ -185,7 +225,7 @@ def run(opts):
         "players": players,
         "schedule": "relay" if sched == F.RELAY else "lockstep",
         "ones": ones,
-        "policy": opts.get("policy") or "greedy:300",
+        "policy": label,
         "seed": seed,
         "games": played,
         "rounds": st.rounds,

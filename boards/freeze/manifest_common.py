@@ -4,6 +4,8 @@
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own _boot, inisetup, ...
 package("core", files=[
     "__init__.py",
+    "cpu_frenzy.py",
+    "cpu_shakeup.py",
     "dice.py",
     "frenzy.py",
     "frenzy_score.py",

@@ -75,7 +75,7 @@ def dice_in(mask):
     return _PER_VALUE[_POP + (mask & 0x1F)]
 
 
-def _score_key(key, n, t):
+def score_key(key, n, t):
     """Best complete split of the set `key` of `n` dice; 0 if none."""
     tot = 0
     k = key
@@ -130,7 +130,7 @@ def points_of(rolled, n, common, mask, t):
             return 0
         key += 1 << 3 * (common - 1)
         k += 1
-    return _score_key(key, k, t)
+    return score_key(key, k, t)
 
 
 def farkle_of(rolled, n, common):
@@ -174,13 +174,13 @@ def selections_of(rolled, n, common, t):
         low = m & -m
         i = _LOWIDX[low]
         keys[m] = keys[m ^ low] + (1 << 3 * (rolled[i] - 1))
-        p = _score_key(keys[m], pv[_POP + m], t)
+        p = score_key(keys[m], pv[_POP + m], t)
         if p:
             out.append((m, p))
     if common is not None:
         w = 1 << 3 * (common - 1)
         for m in range(1, full):
-            p = _score_key(keys[m] + w, pv[_POP + m] + 1, t)
+            p = score_key(keys[m] + w, pv[_POP + m] + 1, t)
             if p:
                 out.append((m | COMMON_BIT, p))
     return out
@@ -207,7 +207,7 @@ def score(values, ones=300):
     key, n = _key(values)
     if not n:
         return 0
-    return _score_key(key, n, t)
+    return score_key(key, n, t)
 
 
 def _check_roll(rolled, common):

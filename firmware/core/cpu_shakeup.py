@@ -1,0 +1,545 @@
+"""CPU players for Shake Up: choose(game, skill, rng=None, table=None, memo=None).
+
+`choose` returns one decision of `game.legal()` for `game.player`; skill 0 EASY,
+1 NORMAL, 2 HARD; `think` (same arguments) makes it in bounded steps, for an
+interface that spreads the work over frames. Pure: the caller injects what it needs.
+- `rng(n) -> bytes` (e.g. core.seeded.Seeded, os.urandom): the only source of
+  variety (EASY's slips); never the game's dice. None: no variety.
+- `table`: the solved 2-player table, a binary file opened by the caller (data/
+  shakeup2.bin, written by tools/gen_shakeup_policy.py) or any object with seek()
+  and read(); HARD needs it. The table stays in flash: each lookup is one seek and
+  a 2-byte read.
+- `memo`: None on the device; self-play passes a dict (see think()).
+
+The table: V(mover, opponent), the chance that the player about to start a turn
+wins a 2-player game under optimal play by both, as uint16 little-endian (65535 =
+1), at index ((spots * 56 + rank(mover)) * 56 + rank(opponent)); rank() numbers
+the 56 ways to put 5 pawns on levels 1-3 and SAFE. Entries where a player has 5
+SAFE pawns are conventions (opponent all SAFE: 0, else mover all SAFE: 65535).
+
+HARD and NORMAL play a turn's holds with the same turn DP: given what each end of
+the turn is worth (BIG on shake 1, BIG on shake 2/3, MOVE, PAIR, NONE), it finds
+the holds that maximise the expected worth, exactly, over dice multisets.
+- HARD takes the worths from the table, and its moves and penalties too: with 2
+  players that is optimal play; with 3-4, each position is worth the weakest of
+  its 2-player chances against each opponent (the race against the most dangerous
+  one), so it also knocks that opponent down.
+- NORMAL has a fixed sense of risk (_NORMAL_W: what each end is worth whatever the
+  position; a NONE costs more with a pawn on level 2 or 3), moves its highest pawn
+  that may move, knocks down the leader's highest pawn after a Special Advantage,
+  and after a BIG on shake 2/3 only a pawn on level 3 (else another turn).
+- EASY sets aside every die that matches another (never thinks of runs), stops on
+  any move, moves from a level picked with a byte of `rng` (the lowest without),
+  and never penalizes.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from core.shakeup import CHOOSE, MOVING, PEN, ROLL, STOP, UP, \
+    classify, movable
+
+_EASY = const(0)
+_NORMAL = const(1)
+_HARD = const(2)
+_ONE = const(65535)  # the table's 1.0
+_NPOS = const(56)    # pawn placements of one player
+# C(n, k) for n 0-9, k 1-5 at n * 5 + k - 1: ranks multisets (combinatorial number system).
+_BIN = (b"\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x02\x01\x00\x00\x00\x03\x03\x01\x00"
+        b"\x00\x04\x06\x04\x01\x00\x05\n\n\x05\x01\x06\x0f\x14\x0f\x06\x07\x15##\x15"
+        b"\x08\x1c8F8\t$T~~")
+
+
+def pawn_rank(c, i=0):
+    """0-55: the rank of one player's pawns, counts per level 1-4 at c[i:i + 4]."""
+    r = 0
+    j = 0
+    for lv in range(4):
+        for _ in range(c[i + lv]):
+            r += _BIN[(lv + j) * 5 + j]
+            j += 1
+    return r
+
+
+def dice_rank(vals, n):
+    """0-209: the rank of the multiset of the n (0-4) dice values 1-6 in vals[:n],
+    sorted ascending (padded to 4 with zeros in front)."""
+    r = 0
+    j = 4 - n
+    for k in range(n):
+        r += _BIN[(vals[k] + j) * 5 + j]
+        j += 1
+    return r
+
+
+def index(spots, mover, opponent):
+    """The table's entry (not byte offset) for two pawn ranks."""
+    return (spots * _NPOS + mover) * _NPOS + opponent
+
+
+def lookup(table, spots, mover, opponent):
+    """V(mover, opponent) from the table, 0-65535: one seek, one 2-byte read."""
+    table.seek(index(spots, mover, opponent) * 2)
+    d = table.read(2)
+    return d[0] | d[1] << 8
+
+
+# ---- the turn DP ----
+# Dice multisets (size 0-4) are numbered by dice_rank (0-209). Structure tables,
+# made on first use and kept while this module is loaded (about 2.5 KB):
+#   _T[0] child: rank of M + v at M * 6 + v - 1 (255 when M has 4 dice)
+#   _T[1] parent: the ranks of M - v, v each distinct value of M, at M * 4 + j (255: none)
+#   _T[2] mult: orderings of M among 6 ** len(M) rolls
+#   _T[3] cls: the class of M when it has 4 dice
+#   _T[4] by size: the 210 ranks, sizes 0, 1, 2, 3, 4 in turn (from _START)
+_T = None
+_START = b"\x00\x01\x07\x1c\x54\xd2"  # where each size begins in _T[4]; 210 at the end
+_POW6 = (1, 6, 36, 216, 1296)
+
+
+def _tables():
+    global _T
+    if _T is not None:
+        return _T
+    child = bytearray(b"\xff" * 1260)
+    parent = bytearray(b"\xff" * 840)
+    mult = bytearray(210)
+    cls = bytearray(210)
+    by = bytearray(210)
+    buf = bytearray(4)
+    level = [b""]
+    k = 0
+    fact = (1, 1, 2, 6, 24)
+    for n in range(5):
+        nxt = []
+        for t in level:
+            r = dice_rank(t, n)
+            by[k] = r
+            k += 1
+            m = fact[n]
+            j = 0
+            i = 0
+            while i < n:
+                e = i
+                while e < n and t[e] == t[i]:
+                    e += 1
+                m //= fact[e - i]
+                # M - t[i]: drop one copy of this value.
+                buf[0:n - 1] = t[:i] + t[i + 1:]
+                parent[r * 4 + j] = dice_rank(buf, n - 1)
+                j += 1
+                i = e
+            mult[r] = m
+            if n == 4:
+                cls[r] = classify(t)
+            else:
+                for v in range(1, 7):
+                    # t + v, sorted: insert v after the values <= v.
+                    i = 0
+                    while i < n and t[i] <= v:
+                        i += 1
+                    u = t[:i] + bytes((v,)) + t[i:]
+                    child[r * 6 + v - 1] = dice_rank(u, n + 1)
+                    if t == b"" or v >= t[n - 1]:
+                        nxt.append(u)
+        level = nxt
+    _T = (bytes(child), bytes(parent), bytes(mult), bytes(cls), bytes(by))
+    return _T
+
+
+def _last(w):
+    """f[M] for every multiset M of held dice before the last shake: the expected
+    worth of the turn's end, times 1296 >> 7 (w: the worths of NONE, PAIR, MOVE and
+    BIG after shake 2 or 3, 0-65535)."""
+    child, _, _, cls, by = _tables()
+    f = [0] * 210
+    for k in range(_START[4], 210):
+        r = by[k]
+        f[r] = w[cls[r]]
+    # Sizes 3 down to 0: the sum over the next die (exact; 6 ** (4 - size) times f3).
+    for n in (3, 2, 1, 0):
+        for k in range(_START[n], _START[n + 1]):
+            r = by[k]
+            s = 0
+            c = r * 6
+            for v in range(6):
+                s += f[child[c + v]]
+            f[r] = s
+    # One scale for all sizes: 1296 * f3 >> 7 (at most 663,000: sums of 1296 of them
+    # stay small ints on a 32-bit port).
+    for n in range(5):
+        p = _POW6[n]
+        for k in range(_START[n], _START[n + 1]):
+            r = by[k]
+            f[r] = f[r] * p >> 7
+    return f
+
+
+def _second(f, h, nh, best):
+    """The expected worth (f's scale) of holding the nh dice values h[:nh] before
+    shake 2 and playing shake 2's holds best; best: a scratch list of 210."""
+    child, parent, mult, _, by = _tables()
+    r = 4 - nh
+    s = 0
+    # X: the dice of shake 2 kept before shake 3 (sizes 0 up to r); best[X]: the
+    # best of keeping any part of X (f[H + X] or a parent's best).
+    top = _START[r]
+    for k in range(_START[r + 1]):
+        x = by[k]
+        m = x
+        for i in range(nh):
+            m = child[m * 6 + h[i] - 1]
+        b = f[m]
+        # The parents (at most 4, then 255), unrolled: the hot loop of a decision.
+        p = x * 4
+        q = parent[p]
+        if q != 255:
+            if best[q] > b:
+                b = best[q]
+            q = parent[p + 1]
+            if q != 255:
+                if best[q] > b:
+                    b = best[q]
+                q = parent[p + 2]
+                if q != 255:
+                    if best[q] > b:
+                        b = best[q]
+                    q = parent[p + 3]
+                    if q != 255 and best[q] > b:
+                        b = best[q]
+        best[x] = b
+        if k >= top:
+            s += mult[x] * b
+    return s // _POW6[r]
+
+
+def _mask_rank(dice, mask):
+    child = _tables()[0]
+    m = 0
+    for i in range(4):
+        if mask >> i & 1:
+            m = child[m * 6 + dice[i] - 1]
+    return m
+
+
+def best_holds(game, w1, w):
+    """The CHOOSE decision that maximises the turn's expected worth: w1 is BIG on
+    shake 1's worth, w the worths of NONE, PAIR, MOVE, BIG after shake 2/3."""
+    for d in _holds(game, [w1, w, None, {}]):
+        if d is not None:
+            return d
+
+
+def _holds(game, entry):
+    # best_holds in steps: yields None after the last shake's DP and after each
+    # distinct hold's DP, then the decision. entry: [w1, w, the last shake's DP or
+    # None, {hold's rank: its DP}], filled in here (kept by a memo, see think()).
+    w1 = entry[0]
+    w = entry[1]
+    f = entry[2]
+    if f is None:
+        f = entry[2] = _last(w)
+        yield None
+    dice = game.dice
+    cls = _tables()[3]
+    held = game.held
+    allr = _mask_rank(dice, 15)
+    if game.shakes == 1:
+        c = cls[allr]
+        best = (w1 if c == 3 else w[c]) * 1296 >> 7
+        dec = STOP
+        best_list = [0] * 210
+        seen = entry[3]
+        h = bytearray(4)
+        for m in range(15):
+            r = _mask_rank(dice, m)
+            v = seen.get(r)
+            if v is None:
+                n = 0
+                for i in range(4):
+                    if m >> i & 1:
+                        h[n] = dice[i]
+                        n += 1
+                v = seen[r] = _second(f, h, n, best_list)
+                yield None
+            if v > best:
+                best = v
+                dec = ROLL | m
+        yield dec
+        return
+    best = f[allr]
+    dec = STOP
+    for m in range(held, 15):
+        if m & held == held:
+            v = f[_mask_rank(dice, m)]
+            if v > best:
+                best = v
+                dec = ROLL | m
+    yield dec
+
+
+# ---- what positions are worth ----
+
+def _counts(game):
+    """Every seat's pawn counts per level 1-4, at seat * 4 (a copy to try moves on)."""
+    n = game.players
+    c = bytearray(4 * n)
+    for s in range(n):
+        for lv in range(4):
+            c[s * 4 + lv] = game.count(s, lv + 1)
+    return c
+
+
+class _Eval:
+    """HARD's worth of a position for `me` (0-65535): with one opponent the table's
+    V; with more, the weakest of the 2-player chances against each opponent."""
+
+    def __init__(self, game, table):
+        self.t = table
+        self.sp = 1 if game.spots else 0
+        self.me = game.player
+        self.n = game.players
+        self.c = _counts(game)
+
+    def again(self):
+        # `me` starts a turn next.
+        return self._race(True)
+
+    def passed(self):
+        # An opponent starts a turn next: each one's chance against `me`, as if next.
+        return self._race(False)
+
+    def _race(self, first):
+        c = self.c
+        a = pawn_rank(c, self.me * 4)
+        w = _ONE
+        for o in range(self.n):
+            if o != self.me:
+                b = pawn_rank(c, o * 4)
+                x = lookup(self.t, self.sp, a, b) if first else _ONE - lookup(self.t, self.sp, b, a)
+                if x < w:
+                    w = x
+        return w
+
+    def _penalized(self, then_again):
+        # The best penalty (or none) and its worth: (worth, seat << 2 | level or 0).
+        c = self.c
+        best = self.again() if then_again else -1
+        pick = 0
+        for o in range(self.n):
+            if o == self.me:
+                continue
+            for lv in (2, 3):
+                i = o * 4 + lv - 1
+                if c[i]:
+                    c[i] -= 1
+                    c[o * 4] += 1
+                    x = self.again() if then_again else self.passed()
+                    c[i] += 1
+                    c[o * 4] -= 1
+                    if x > best:
+                        best = x
+                        pick = o << 2 | lv
+        return best, pick
+
+    def after_big(self, shake1):
+        """The worth after a BIG's move and best follow-up; with the pick:
+        shake 1: penalty then another turn (pick 0: decline); else another turn
+        (pick 0) or a penalty and pass."""
+        if shake1:
+            return self._penalized(True)
+        w, pick = self._penalized(False)
+        a = self.again()
+        if a >= w:
+            return a, 0
+        return w, pick
+
+    def moved(self, lv, result, shake1):
+        """The worth of moving up from lv with this result (then the best follow-up)."""
+        c = self.c
+        i = self.me * 4 + lv - 1
+        c[i] -= 1
+        c[i + 1] += 1
+        if c[self.me * 4 + 3] == 5:
+            w = _ONE
+        elif result == 3:
+            w = self.after_big(shake1)[0]
+        else:
+            w = self.passed()
+        c[i] += 1
+        c[i + 1] -= 1
+        return w
+
+    def best_move(self, result, shake1):
+        """(worth, level) of the best move up with this result; level 0: none legal."""
+        lvs = movable(self.c, self.sp == 1, self.me * 4)
+        best = -1
+        pick = 0
+        for lv in lvs:
+            w = self.moved(lv, result, shake1)
+            if w > best:
+                best = w
+                pick = lv
+        if not pick:  # the move is lost (unreachable under the rules)
+            best = self.after_big(shake1)[0] if result == 3 else self.passed()
+        return best, pick
+
+    def worths(self):
+        """(BIG on shake 1, (NONE, PAIR, MOVE, BIG on shake 2/3)): the turn's ends."""
+        w1 = self.best_move(3, True)[0]
+        wb = self.best_move(3, False)[0]
+        wm = self.best_move(2, False)[0]
+        wp = self.passed()
+        c = self.c
+        i = self.me * 4
+        lv = 3 if c[i + 2] else (2 if c[i + 1] else 0)
+        if lv:
+            c[i + lv - 1] -= 1
+            c[i] += 1
+        wn = self.passed()
+        if lv:
+            c[i + lv - 1] += 1
+            c[i] -= 1
+        return w1, (wn, wp, wm, wb)
+
+
+# ---- NORMAL's fixed sense of risk, EASY's habits ----
+# NORMAL's worths of the turn's ends: BIG on shake 1, then NONE (with a pawn on
+# level 2 or 3 to lose, and without), PAIR, MOVE, BIG on shake 2/3.
+_NORMAL_W = (65535, 6000, 22000, 22000, 46000, 56000)
+
+
+def _normal_worths(game):
+    s = game.player
+    exposed = game.count(s, 2) or game.count(s, 3)
+    w = _NORMAL_W
+    return w[0], (w[1] if exposed else w[2], w[3], w[4], w[5])
+
+
+def _easy_holds(game):
+    # Keeps every die whose value shows twice or more (and never thinks of runs);
+    # stops on any move.
+    dice = game.dice
+    if classify(dice) >= 2:
+        return STOP
+    m = game.held
+    for i in range(4):
+        for j in range(4):
+            if i != j and dice[i] == dice[j]:
+                m |= 1 << i
+    return STOP if m == 15 else ROLL | m
+
+
+def _byte(rng):
+    return rng(1)[0] if rng is not None else 0
+
+
+def _leader(game):
+    # The opponent nearest to winning: most pawns SAFE, then most levels climbed.
+    best = -1
+    seat = -1
+    for o in range(game.players):
+        if o != game.player:
+            x = game.count(o, 4) * 64 + game.count(o, 3) * 8 + game.count(o, 2)
+            if x > best:
+                best = x
+                seat = o
+    return seat
+
+
+def choose(game, skill, rng=None, table=None, memo=None):
+    """One decision of game.legal() for game.player (see the module's docstring)."""
+    for d in think(game, skill, rng, table, memo):
+        if d is not None:
+            return d
+
+
+def think(game, skill, rng=None, table=None, memo=None):
+    """choose() in bounded steps, for an interface that thinks between frames: a
+    generator that yields None after each step (HARD's worths, the last shake's DP,
+    one hold's DP after shake 1: each well under a millisecond on the unix port),
+    then the decision. Nothing is read from the game until the first next().
+    memo: None (the device), or a dict that keeps each position's worths and DPs
+    for the next decision there (host self-play: the same decisions, faster; the
+    caller bounds its size)."""
+    if skill not in (_EASY, _NORMAL, _HARD):
+        raise ValueError("skill is 0 (EASY), 1 (NORMAL) or 2 (HARD), got %r" % (skill,))
+    legal = game.legal()
+    if not legal:
+        raise ValueError("nothing to decide: the game is over")
+    if len(legal) == 1:
+        yield legal[0]  # roll-off and shake 1: ROLL; a single level to move from
+        return
+    ph = game.phase
+    if skill == _HARD:
+        if table is None:
+            raise ValueError("HARD needs the table (data/shakeup2.bin)")
+        e = _Eval(game, table)
+        if ph == CHOOSE:
+            entry, key = _entry(memo, skill, e.c, game)
+            if entry is None:
+                w1, w = e.worths()
+                entry = [w1, w, None, {}]
+                if key is not None:
+                    memo[key] = entry
+                yield None
+            for d in _holds(game, entry):
+                yield d
+        elif ph == MOVING:
+            yield UP | e.best_move(game.result, game.shakes == 1)[1]
+        else:  # PENALTY: the move is made.
+            pick = e.after_big(game.shakes == 1)[1]
+            yield PEN | pick if pick else legal[-1]  # else SKIP or AGAIN
+        return
+    if ph == CHOOSE:
+        if skill == _NORMAL:
+            entry, key = _entry(memo, skill, None, game)
+            if entry is None:
+                w1, w = _normal_worths(game)
+                entry = [w1, w, None, {}]
+                if key is not None:
+                    memo[key] = entry
+            for d in _holds(game, entry):
+                yield d
+        else:
+            yield _easy_holds(game)
+        return
+    yield _decide_simple(game, skill, rng, legal, ph)
+
+
+def _entry(memo, skill, counts, game):
+    # (the memo's entry or None, its key or None). NORMAL's worths depend only on
+    # whether a pawn of the player's is on level 2 or 3.
+    if memo is None:
+        return None, None
+    if counts is None:
+        s = game.player
+        key = (skill, 1 if game.count(s, 2) or game.count(s, 3) else 0)
+    else:
+        key = (skill, game.spots, game.player, bytes(counts))
+    return memo.get(key), key
+
+
+def _decide_simple(game, skill, rng, legal, ph):
+    # EASY's and NORMAL's moves and penalties.
+    if ph == MOVING:
+        if skill == _EASY:
+            # Any level it may (with no byte source: the lowest).
+            return legal[_byte(rng) % len(legal)]
+        # NORMAL: a pawn to SAFE first, else the highest pawn that may move.
+        return legal[-1]
+    # PENALTY
+    if skill == _EASY:
+        return legal[-1]  # never penalizes
+    # NORMAL: knocks down the leader's highest pawn, after a Special Advantage
+    # always, after a BIG on shake 2/3 only a pawn on level 3 (else another turn).
+    lead = _leader(game)
+    for lv in (3, 2):
+        d = PEN | lead << 2 | lv
+        if d in legal and (lv == 3 or game.shakes == 1):
+            return d
+    # Else any penalty after a Special Advantage (legal[0]), or another turn.
+    return legal[0] if game.shakes == 1 else legal[-1]
