@@ -326,7 +326,7 @@ def _preload(lib, kept):
                     m = m[:-9]
                 if m not in names:
                     names.append(m)
-    walk(lib, "")
+    walk(lib.rstrip("/"), "")
     got = []
     for name in names:
         try:
@@ -353,15 +353,22 @@ class Session:
             raise ValueError("harness: unknown path " + path)
         # The device's flash: LittleFS on RAM blocks, the build and DATA copied in
         # (before the fence: on the device these bytes are flash, not heap).
+        import fw_codes  # noqa: F401  (the pilot's, loaded before the host's files go)
         import lfs
+        import modes  # noqa: F401  (_preload's, as well)
+        import monkey
+        import pilot
         self.lfs = lfs
         self.flash = lfs.Flash()
         lfs.prepare(self.flash, lib, _read_data(data))
+        self.mounted = False
         if preload:
-            names = _preload(lib, self.kept)
+            # The code is imported from the flash as in a run (a package's path is
+            # where it was found), before the fence; the mount's buffers fall outside
+            # the budget too here.
+            self._mount()
+            names = _preload("/", self.kept)
             sys.modules["app"]._KEEP = tuple(names)
-        import monkey
-        import pilot
         self.pilot = pilot
         self.seed = seed
         self.sample = sample
@@ -404,8 +411,8 @@ class Session:
     def _script(self):
         # As on the device: the LittleFS at "/" (its buffers in the budget), then
         # main.py: the crash guard, then the App (a seeded dice source here).
-        self.lfs.mount_root(self.flash)
-        sys.path[:] = ["", "/lib"]  # the ESP32 port's (no .frozen here)
+        if not self.mounted:
+            self._mount()
         import guard
         guard.boot("/")
         from app import App
@@ -452,6 +459,11 @@ class Session:
             self._print_files("heavy", self.heavy)
             self._print_files("final", self.lfs.data_files())
             out("heavy_at", self.heavy_at, self.heavy_n)
+
+    def _mount(self):
+        self.lfs.mount_root(self.flash)
+        sys.path[:] = ["", "/lib"]  # the ESP32 port's (no .frozen here)
+        self.mounted = True
 
     def _snapshot(self):
         """saves: after each write, the data files if they are the heaviest yet (the
