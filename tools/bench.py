@@ -28,6 +28,7 @@ out with one line (under CI=true that is a failure: tools/mp32.py).
 import argparse
 import binascii
 import concurrent.futures
+import json
 import os
 import re
 import shutil
@@ -48,6 +49,7 @@ HARNESS = "tools/bench/harness.py"
 LIB_REL = "build/bench/sim"
 LIB = os.path.join(ROOT, LIB_REL)
 RESULTS = os.path.join(ROOT, "tools", "bench", "results.md")
+HINTS = os.path.join(ROOT, "build", "bench", "heap_hints.json")  # not in git
 MP32_REL = os.path.relpath(mp32.BIN, ROOT)
 
 GOAL_HEAP = 60 * 1024   # the worst path, 32-bit: a plain ESP32 grows its heap to ~110 KB
@@ -103,6 +105,15 @@ class Bench:
         self.tmp = tempfile.mkdtemp(prefix="pocketdice_bench_")
         self.data = {}       # "used", "save1", "save2" -> host folder of data files
         self.heavy = {}      # kind -> (decisions, bytes) of the save picked
+        self.hints = {}      # the last figures (HINTS), where the searches start
+        if os.path.exists(HINTS):
+            with open(HINTS) as f:
+                self.hints = json.load(f)
+
+    def save_hints(self):
+        os.makedirs(os.path.dirname(HINTS), exist_ok=True)
+        with open(HINTS, "w") as f:
+            json.dump(self.hints, f, indent=0, sort_keys=True)
 
     # ---- running things ----------------------------------------------------------
 
@@ -215,23 +226,38 @@ class Bench:
         return hi
 
     def min_heap(self, binary, path, seed, data, preload=0):
-        """(fenced minimum, qstrs) of one path and seed, bisected to STEP upwards of the
-        heap in use that a run without a budget saw (a lower bound). Near the threshold
-        pass/fail is not monotonic (whether a block is free when a module loads depends
-        on the layout), so quick and full runs probe the same budgets."""
+        """(fenced minimum, qstrs) of one path and seed: the smallest budget on the
+        STEP grid that runs while STEP less does not. Near the threshold pass/fail is
+        not monotonic (whether a block is free when a module loads depends on the
+        layout), so the search is the same every time: the last figure (HINTS) is
+        checked first (two runs when nothing changed), else bisected upwards of the
+        heap in use that a run without a budget saw (a lower bound)."""
         names, seen = self.names(binary, path, seed, data)
         if preload:
             names = 0  # a frozen build's names are in flash
-        lo = max(LO, seen // STEP * STEP)
+        key = "%s %s %d %d" % (os.path.basename(binary), path, seed, preload)
 
         def ok(b):
             return self.plays(binary, path, seed, b, names, data, preload)
-        for hi in (lo + SPAN, lo + 3 * SPAN, HI):
-            got = self.bisect(ok, lo, hi)
-            if got < hi or ok(hi):
-                return got, names
-            lo = hi
-        raise SystemExit("bench: %s (seed %d) does not run in %d bytes" % (path, seed, HI))
+        got = None
+        h = self.hints.get(key)
+        if h and ok(h):
+            if not ok(h - STEP):
+                got = h
+            else:
+                got = self.bisect(ok, max(LO, seen // STEP * STEP), h - STEP)
+        if got is None:
+            lo = h if h else max(LO, seen // STEP * STEP)
+            for hi in (lo + SPAN, lo + 3 * SPAN, HI):
+                got = self.bisect(ok, lo, hi)
+                if got < hi or ok(hi):
+                    break
+                lo = hi
+                got = None
+        if got is None:
+            raise SystemExit("bench: %s (seed %d) does not run in %d bytes" % (path, seed, HI))
+        self.hints[key] = got
+        return got, names
 
     def all_paths(self, binary, preload=0, paths=PATHS):
         """path -> [(seed, bytes, names)] for every path (random play: every seed), on
@@ -562,6 +588,7 @@ def main(argv=None):
             b.core()
         b.frames()
         b.heap()
+        b.save_hints()
         if not args.quick:
             b.boot()
             b.imports()
