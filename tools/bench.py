@@ -259,12 +259,13 @@ class Bench:
         self.hints[key] = got
         return got, names
 
-    def all_paths(self, binary, preload=0, paths=PATHS):
+    def all_paths(self, binary, preload=0, paths=PATHS, seeds=None):
         """path -> [(seed, bytes, names)] for every path (random play: every seed), on
-        two workers."""
+        `jobs` workers."""
         jobs = []
-        for path, _, data in paths:
+        if seeds is None:
             seeds = RAND_SEEDS_QUICK if self.quick else RAND_SEEDS
+        for path, _, data in paths:
             for seed in (seeds if path.startswith("rand") else (SEED,)):
                 jobs.append((path, seed, data))
         got = {}
@@ -317,7 +318,7 @@ class Bench:
             return
         self.saves(self.mp32)
         b32 = self.all_paths(self.mp32)
-        b64 = None if self.quick else self.all_paths(self.mp)
+        b64 = None if self.quick else self.all_paths(self.mp, seeds=(SEED,))
         self.heap_rows(b32, b64)
         if self.quick:
             return
@@ -360,11 +361,11 @@ class Bench:
         return out
 
     def frames(self):
-        fs = self.fs("f")
-        args = ["frames", ".", LIB_REL, fs]
+        args = ["frames", ".", LIB_REL, "/tmp/fs"]
         got = {}
         for col, binary in self.binaries():
-            rc, r, text = self.run_mp(args, binary=binary)
+            # A folder each: a run leaves a saved game the next one's menu would ask about.
+            rc, r, text = self.run_mp(args[:3] + [self.fs("f%d" % col)], binary=binary)
             self.need(rc, r, text, "frame measurements (%s)" % binary)
             got[col] = r
         first = min(got)  # the goals: 32-bit if there, else 64-bit
@@ -502,12 +503,13 @@ class Bench:
         out = ["# Pocket Dice: memory and speed", "",
                "Written by `make bench` (python tools/bench.py%s) in %.0f s. Firmware built as "
                "deployed (tools/build.py, .mpy -O3) into %s and run from a LittleFS at \"/\" "
-               "(tools/bench/lfs.py). The 32-bit port is %s (tools/mp32.py, from MICROPY_SRC: "
-               "%s), the gauge; `micropython` is .venv/bin/micropython (64-bit, %s), for "
-               "information. Random play: seeds %s, %d frames each. Paths are relative to "
+               "(tools/bench/lfs.py). The 32-bit port is %s (tools/mp32.py, from MICROPY_SRC "
+               "%s), the gauge; `micropython` is .venv/bin/micropython (%s), for "
+               "information. Random play: seeds %s (64-bit: seed 1), %d frames each. Paths are relative to "
                "the repository; <used>, <save1>, <save2> are the data files the bench makes "
                "first by playing a game of each kind (saves:1, saves:2 paths)." % (
-                   " --quick" if self.quick else "", elapsed, LIB_REL, v32, MP32_REL,
+                   " --quick" if self.quick else "", elapsed, LIB_REL, v32,
+                   os.path.relpath(mp32.source(), ROOT),
                    mp_version(self.mp), ",".join(str(x) for x in (
                        RAND_SEEDS_QUICK if self.quick else RAND_SEEDS)), RAND_FRAMES), ""]
         out.append(self.table())
@@ -552,9 +554,13 @@ def kb(n):
 
 
 def mp_version(mp):
+    """MicroPython's version and word size (sys.version of a build inside a git checkout
+    names that checkout's commit)."""
     try:
-        p = subprocess.run([mp, "-c", "import sys; print(sys.version)"], capture_output=True,
-                           text=True, timeout=30)
+        p = subprocess.run([mp, "-c", "import sys; v = sys.implementation.version; "
+                            "print('MicroPython %d.%d.%d %s, %d-bit' % (v[0], v[1], v[2], "
+                            "v[3] if len(v) > 3 else '', 64 if sys.maxsize > 1 << 32 else 32))"],
+                           capture_output=True, text=True, timeout=30)
         return p.stdout.strip()
     except OSError:
         return "?"
