@@ -252,18 +252,18 @@ def fence(budget):
     reserve is let go. Without the filling the firmware would also get the holes the
     harness left, and without the reserve only those holes."""
     gc.collect()
-    slots = [None] * 40000
+    slots = [None] * 10000
     _ballast.append(slots)
     reserve = bytearray(budget)
     n = 0
     size = 1 << 22
-    while size >= 1 and n < 40000:
+    while size >= 1 and n < 10000:
         try:
             slots[n] = bytearray(size)
             n += 1
         except MemoryError:
             size >>= 1
-    while n < 40000:  # holes too small for a bytearray: one-block tuples
+    while n < 10000:  # holes too small for a bytearray: one-block tuples
         try:
             slots[n] = (n,)
             n += 1
@@ -294,7 +294,7 @@ def mkdir(path):
 #               of cont:KIND and of stats
 #   cpu:KIND    (later) a game against CPU opponents: add its script to Session._script
 MENU_ITEMS = {"settings": "SETTINGS", "howto": "HOW TO PLAY", "stats": "STATS"}
-RAND_FRAMES = 3000
+RAND_FRAMES = 6000
 
 
 def _read_data(data):
@@ -343,6 +343,11 @@ class Session:
 
     def __init__(self, root, lib, data, path, seed, budget, sample, preload=0,
                  frames=RAND_FRAMES, names=0):
+        # The device's flash first, while the heap is in one piece (a big bytearray).
+        paths(root, lib)
+        import lfs
+        self.lfs = lfs
+        self.flash = lfs.Flash()
         self.board, self.sim = sim_board(root, lib)
         self.kept = []
         what, _, kind = path.partition(":")
@@ -354,12 +359,9 @@ class Session:
         # The device's flash: LittleFS on RAM blocks, the build and DATA copied in
         # (before the fence: on the device these bytes are flash, not heap).
         import fw_codes  # noqa: F401  (the pilot's, loaded before the host's files go)
-        import lfs
         import modes  # noqa: F401  (_preload's, as well)
         import monkey
         import pilot
-        self.lfs = lfs
-        self.flash = lfs.Flash()
         lfs.prepare(self.flash, lib, _read_data(data))
         self.mounted = False
         if preload:

@@ -23,7 +23,8 @@ import os
 import vfs
 
 BLOCK = 4096      # the ESP32 partition's erase block (esp32.Partition.BLOCK_SIZE)
-BLOCKS = 256      # 1 MB: room for the build and the saves (RAM use does not depend on it)
+BLOCKS = 128      # 512 KB: the build (a block or more a file) and the saves; RAM use does
+# not depend on it (the ESP32 partition is larger)
 
 
 class Flash:
