@@ -319,7 +319,9 @@ class Bench:
             return
         self.saves(self.mp32)
         b32 = self.all_paths(self.mp32)
-        b64 = None if self.quick else self.all_paths(self.mp, seeds=(SEED,))
+        # 64-bit, for information: the games (new and Continue).
+        games64 = [p for p in PATHS if p[0][:4] in ("new:", "cont")]
+        b64 = None if self.quick else self.all_paths(self.mp, paths=games64)
         self.heap_rows(b32, b64)
         if self.quick:
             return
@@ -333,10 +335,11 @@ class Bench:
                      kb(f32[path][0][1]), kb(f64[path][0][1]), "", "",
                      self.cmd(MP32_REL, path, SEED, preload=1, names=0, data="<used>")
                      + "  (bisect B)")
-        # Heap in use after every frame (after gc.collect()), without a budget.
+        # Heap in use after every frame (after gc.collect()), without a budget (32-bit;
+        # a collection every frame makes it the slowest run).
         for path, label, data in games:
             r = {}
-            for binary in (self.mp32, self.mp):
+            for binary in (self.mp32,):
                 rc, rs, text = self.run_path(binary, path, SEED, sample=1, data=data)
                 self.need(rc, rs, text, "sampled " + path)
                 r[binary] = rs
@@ -344,8 +347,7 @@ class Bench:
                               ("menu_heap", "heap in use at the menu"),
                               ("end_heap", "heap in use back at the menu after the game")):
                 self.row("1. %s, %s (gc.mem_alloc() after gc.collect(), every frame)" % (
-                    what, label), kb(int(r[self.mp32][key][0][0])),
-                    kb(int(r[self.mp][key][0][0])), "", "",
+                    what, label), kb(int(r[self.mp32][key][0][0])), "", "", "",
                     self.cmd(MP32_REL, path, SEED, budget=0, sample=1, names=0,
                              data="<used>"))
 
@@ -506,8 +508,8 @@ class Bench:
                "deployed (tools/build.py, .mpy -O3) into %s and run from a LittleFS at \"/\" "
                "(tools/bench/lfs.py). The 32-bit port is %s (tools/mp32.py, from MICROPY_SRC "
                "%s), the gauge; `micropython` is .venv/bin/micropython (%s), for "
-               "information. Random play: seeds %s (64-bit: seed 1), %d frames each. Paths are relative to "
-               "the repository; <used>, <save1>, <save2> are the data files the bench makes "
+               "information (the games only). Random play: seeds %s, %d frames each. Paths "
+               "are relative to the repository; <used>, <save1>, <save2> are the data files the bench makes "
                "first by playing a game of each kind (saves:1, saves:2 paths)." % (
                    " --quick" if self.quick else "", elapsed, LIB_REL, v32,
                    os.path.relpath(mp32.source(), ROOT),
