@@ -165,7 +165,8 @@ class Bench:
 
     def run_path(self, binary, path, seed, budget=0, sample=0, preload=0, names=0,
                  data="-"):
-        heap = BIG_HEAP if binary != self.mp else "2m"  # 64-bit: objects twice the size
+        # 64-bit: objects twice the size; preloaded: every module in the heap at once.
+        heap = ("2m" if binary == self.mp else BIG_HEAP) if not preload else "3m"
         return self.run_mp(self.path_args(path, seed, budget, sample, preload, names,
                                           self.data.get(data, data)), heap, binary=binary)
 
@@ -319,9 +320,11 @@ class Bench:
             return
         self.saves(self.mp32)
         b32 = self.all_paths(self.mp32)
+        self.save_hints()
         # 64-bit, for information: the games (new and Continue).
         games64 = [p for p in PATHS if p[0][:4] in ("new:", "cont")]
         b64 = None if self.quick else self.all_paths(self.mp, paths=games64)
+        self.save_hints()
         self.heap_rows(b32, b64)
         if self.quick:
             return

@@ -369,8 +369,8 @@ class Session:
             # where it was found), before the fence; the mount's buffers fall outside
             # the budget too here.
             self._mount()
-            names = _preload("/", self.kept)
-            sys.modules["app"]._KEEP = tuple(names)
+            loaded = _preload("/", self.kept)
+            sys.modules["app"]._KEEP = tuple(loaded)
         self.pilot = pilot
         self.seed = seed
         self.sample = sample
