@@ -237,7 +237,7 @@ class Bench:
         names, seen = self.names(binary, path, seed, data)
         if preload:
             names = 0  # a frozen build's names are in flash
-        key = "%s %s %d %d" % (os.path.basename(binary), path, seed, preload)
+        key = "%s %s %d %d" % ("64" if binary == self.mp else "32", path, seed, preload)
 
         def ok(b):
             return self.plays(binary, path, seed, b, names, data, preload)
