@@ -12,12 +12,13 @@ FS ?= .sim
 QUICK ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: emuboard help venv sim test test-fast bench build deploy image flash release wiring repl check screenshots clean
+.PHONY: emuboard help venv sim test test-fast bench mp32 build deploy image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md"
+	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
 	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
 	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
@@ -42,6 +43,9 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(VPY) tools/bench.py $(if $(QUICK),--quick)
+
+mp32: $(STAMP)
+	$(VPY) tools/mp32.py --print
 
 build: $(STAMP)
 	$(VPY) tools/build.py --board $(BOARD)

@@ -1,8 +1,16 @@
-"""The bench's goals, quickly (`python tools/bench.py --quick`, ~30-60 s): the firmware
-as deployed (.mpy) on the MicroPython unix port.
+"""The bench's goals, quickly (`python tools/bench.py --quick`, a few minutes): the
+firmware as deployed (.mpy, on a LittleFS at "/") on the MicroPython unix port.
 
-Goals: no allocation per frame in steady state, at most 2 display pages sent for a
-cursor move, and the minimum heap of a whole 4-player game at most 64 KB.
+Goals, measured on the 32-bit unix port (tools/mp32.py), which has the ESP32's object
+sizes: the fenced minimum heap of every path (a new game and a Continue of each game,
+the menu and each of its screens, random play over several seeds) at most 60 KB, the
+worst of them too (`heap32_worst`); no allocation per frame in steady state; at most 2
+display pages sent for a cursor move. `heap32_first_area` (the worst path within a plain
+ESP32's first heap area, 56 KB) is an AIM line: reported, not enforced.
+
+Without the 32-bit interpreter (no MicroPython source or no -m32 compiler) the memory
+gate skips with one line and the frame goals are measured on the 64-bit port; under
+CI=true a missing 32-bit interpreter fails (tools/mp32.py).
 
 Goals that the firmware does not meet yet are listed in OPEN with the figure measured
 when they were recorded plus a small margin: the test fails when such a figure gets
@@ -16,41 +24,77 @@ import sys
 import pytest
 from conftest import ROOT, micropython_bin
 
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
+import mp32  # noqa: E402
+
 # goal name -> highest value still accepted while the goal is open (tools/bench/results.md
-# explains each: see the report of issue 8).
-OPEN = {}  # every goal is met (Frenzy's min_heap_2 since the fourth memory round)
+# explains each).
+OPEN = {}
+
+FRAME_GOALS = ("alloc_idle_menu", "alloc_menu_cursor", "alloc_su_tumble",
+               "alloc_su_dice_cursor", "alloc_fz_take_cursor", "pages_menu_cursor",
+               "pages_fz_take_cursor")
 
 
-def _goals(text):
+def _goals(text, tag="GOAL"):
     got = {}
     for line in text.splitlines():
         p = line.split(" ")
-        if len(p) == 5 and p[0] == "GOAL":
+        if len(p) == 5 and p[0] == tag:
             got[p[1]] = (p[2], p[3], p[4])
     return got
 
 
-def test_bench_quick_goals():
+@pytest.fixture(scope="module")
+def quick():
     if not os.path.exists(micropython_bin()):
         pytest.skip("no MicroPython unix port")
+    # Built here, before the bench: under CI=true a missing one fails (SystemExit).
+    mp32.binary()
     p = subprocess.run([sys.executable, "tools/bench.py", "--quick"], check=False, cwd=ROOT,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=1800)
     goals = _goals(p.stdout)
     assert goals, f"bench printed no goals (exit {p.returncode}):\n{(p.stdout + p.stderr)[-3000:]}"
-    for name in ("alloc_idle_menu", "alloc_menu_cursor", "alloc_su_tumble",
-                 "alloc_su_dice_cursor", "alloc_fz_take_cursor", "pages_menu_cursor",
-                 "pages_fz_take_cursor", "min_heap_1", "min_heap_2"):
+    return p, goals
+
+
+def _check(p, goals, names):
+    for name in names:
         assert name in goals, f"bench did not measure {name}"
     bad = []
-    for name, (verdict, value, limit) in sorted(goals.items()):
+    for name in names:
+        verdict, value, limit = goals[name]
         if name in OPEN:
             if verdict == "PASS":
                 bad.append(f"{name} now passes ({value} <= {limit}): delete it from OPEN")
             elif not value.isdigit() or int(value) > OPEN[name]:
                 bad.append(f"{name} got worse: {value} (recorded ceiling {OPEN[name]}, "
-                            f"goal {limit})")
+                           f"goal {limit})")
         elif verdict != "PASS":
             bad.append(f"{name} missed: {value} (limit {limit})")
     assert not bad, "\n".join(bad) + "\n" + p.stderr[-2000:]
+
+
+def test_frame_goals(quick):
+    p, goals = quick
+    _check(p, goals, FRAME_GOALS)
+
+
+def test_memory_gate_32bit(quick):
+    p, goals = quick
+    if "NO32" in p.stdout:
+        assert not mp32.in_ci(), "CI=true: the 32-bit interpreter is required"
+        pytest.skip("no 32-bit MicroPython (tools/mp32.py): memory gate not measured")
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import bench
+    names = [bench.goal_name(path) for path, _, _ in bench.PATHS] + ["heap32_worst"]
+    _check(p, goals, names)
+    aims = _goals(p.stdout, "AIM")
+    assert "heap32_first_area" in aims, "bench did not report the first heap area"
+
+
+def test_exit_status_follows_the_goals(quick):
+    p, goals = quick
     missed = [n for n in goals if goals[n][0] != "PASS"]
     assert (p.returncode != 0) == bool(missed), f"exit status {p.returncode} with misses {missed}"

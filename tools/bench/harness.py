@@ -1,28 +1,34 @@
-"""Measurements run inside an interpreter (MicroPython unix port, the WebAssembly port
-under Node, or CPython), started by tools/bench.py. Prints `R key value` lines.
+"""Measurements run inside an interpreter (the MicroPython unix port, 32-bit as the
+ESP32 or 64-bit, or CPython), started by tools/bench.py. Prints `R key value` lines.
 
     micropython -X heapsize=N tools/bench/harness.py MODE ROOT LIB [args...]
 
-ROOT is the repository (tools/sim is taken from it), LIB the firmware as deployed (a
-tools/build.py output for the sim board: .mpy files and board.mpy) or ROOT/firmware.
+ROOT is the repository (tools/sim, tools/bench and build/bench/fw_codes.py are taken
+from it), LIB the firmware as deployed (a tools/build.py output for the sim board:
+.mpy files and board.mpy) or ROOT/firmware.
 Modes:
-  game FS KIND PLAYERS SEED BUDGET SAMPLE [PRELOAD]  boot like main.py on the simulated board, go
-      to the menu, play one whole game (KIND 1 Shake Up, 2 Frenzy) by buttons and
-      shakes, back to the menu. BUDGET > 0: the harness loads first, then all free heap
-      but BUDGET bytes is fenced off, so the firmware runs in exactly BUDGET bytes.
-      SAMPLE 1: gc.collect() after every frame and report the highest heap in use.
-      Out of memory: `R memerr ...` and exit status 3. PRELOAD 1: every firmware
-      module is imported before the fence and kept (all in app._KEEP), so the budget
-      holds only the firmware's data: an estimate of a frozen build, whose bytecode
-      and qstrs stay in flash (module dicts and function objects, which a frozen
-      build still makes in RAM, fall outside the budget too; so does the qstr pool the
-      run's few new names would open: see qstr_pool_here).
+  path DATA PATH SEED BUDGET SAMPLE [PRELOAD [FRAMES [NAMES]]]  one path of the firmware (see
+      PATHS below: a new game, a Continue, a menu screen, random play...) on the
+      simulated board, as the device runs it: the build and DATA (a host folder of
+      data files, or -) on a LittleFS on RAM blocks mounted at "/" (tools/bench/lfs.py),
+      main.py's calls, the menu, the path, back to the menu. BUDGET > 0: the harness
+      loads first, then all free heap but BUDGET bytes is fenced off, so the firmware
+      runs in exactly BUDGET bytes (the qstr pools for its NAMES new names included:
+      qstr_pool_charge; `R qstr fence|end` lines count them). SAMPLE
+      1: gc.collect() after every frame and report the highest heap in use. Out of
+      memory: `R memerr ...` and exit status 3. PRELOAD 1: every module of the build
+      is imported before the fence and kept (app.forget does nothing), so the budget holds
+      only the firmware's data: an estimate of a frozen build, whose bytecode and
+      qstrs stay in flash (module dicts and function objects, which a frozen build
+      still makes in RAM, fall outside the budget too; so does the qstr pool the
+      run's few new names would open: see qstr_pool_here). FRAMES: random play's
+      length.
   frames FS         per-frame allocation (gc disabled) and display traffic.
   core              core speed (is_farkle, selections, Shake Up decisions).
   boot FS           time and allocation from main.py's start to the menu's first frame.
   imports           heap kept by each firmware module's import, in boot order.
-The last four live in tools/bench/modes.py, so that a game run interns none of their
-names (see qstr_margin).
+The last four live in tools/bench/modes.py, so that a path run interns none of their
+names (see qstr_pool_charge).
 Portable: no os.path, no f-strings, no `random`.
 """
 import gc
@@ -67,7 +73,7 @@ def peak():
 
 
 def paths(root, lib):
-    for p in (root + "/tools/bench", root + "/tools/sim", lib):
+    for p in (root + "/tools/bench", root + "/tools/sim", root + "/build/bench", lib):
         if p not in sys.path:
             sys.path.insert(0, p)
     if _source(root, lib):
@@ -171,32 +177,54 @@ class PageBus:
 _ballast = []
 
 
-_PROBES = 40
+QSTR_INIT = 10  # py/qstr.c (v1.28.0): MICROPY_ALLOC_QSTR_ENTRIES_INIT, the first pool's size
 
 
-def qstr_margin():
-    """Exit (status 4) unless the qstr pools have room for _PROBES more names.
+def qstr_entry():
+    """Bytes per pool entry: a pointer, a 2-byte hash and a 1-byte length
+    (MICROPY_QSTR_BYTES_IN_HASH 2 at the unix and ESP32 ports' feature level)."""
+    return (4 if sys.maxsize < 1 << 32 else 8) + 3
 
-    Interned names live in pools that MicroPython allocates as blocks, each twice the
-    last (the next one on the 64-bit unix port: 640 entries, ~7 KB). The firmware's
-    names must open that pool inside its budget, as they would on the device; if the
-    harness's own names (the pilot, the simulator, the arguments) reached the end of
-    the current pool first, the pool would be made outside the budget and the firmware
-    would get it free: ~7 KB off every heap figure. Probe names are interned (getattr
-    interns its name) and the heap watched: a pool's allocation shows as a jump."""
-    if not MP:
-        return
+
+def qstr_pools_cost(names):
+    """What `names` new qstrs cost in pools on the device, where the firmware's names
+    are nearly the only dynamic ones: pools of 10, 20, 40, ... entries (each twice the
+    last, py/qstr.c qstr_add), a 6-word header each, in 16-byte GC blocks."""
+    cost = 0
+    cap = 0
+    n = QSTR_INIT
+    word = qstr_entry() - 3
+    while cap < names:
+        cost += (6 * word + qstr_entry() * n + 15) // 16 * 16
+        cap += n
+        n *= 2
+    return cost
+
+
+def qstr_pool_charge(names):
+    """Make room for the firmware's `names` new qstrs before the fence, and return what
+    they cost in pools on the device: the fence takes that off the budget.
+
+    Interned names live in pools, each twice the last. On the device the firmware's
+    names start the dynamic pools nearly empty and pay for all of them (about 4.4 KB
+    on 32 bits for ~550 names). Here the harness's own names (pilot, simulator) come
+    first, and where the current pool happens to end would decide what the firmware
+    pays: 0, or a whole 9 KB pool of 1280 entries. So probe names are interned until a
+    pool opens with room for all `names` (the bench counts them in a run without a
+    budget: qstr_info before and after), outside the budget, and the device's cost of
+    that many names is charged instead (qstr_pools_cost). names 0: nothing is done."""
+    if not MP or names <= 0:
+        return 0
+    need = 6 * (qstr_entry() - 3) + qstr_entry() * (names + 8)
     gc.collect()
-    a = gc.mem_alloc()
-    for i in range(_PROBES):
-        getattr(None, "qprobe%d" % i, None)
-    gc.collect()
-    grew = gc.mem_alloc() - a
-    if grew > 2048:
-        out("error", "qstr_margin", grew)
-        sys.stdout.write("harness: its own names opened a new qstr pool (%d bytes) before "
-                         "the fence; intern fewer names in tools/bench or tools/sim\n" % grew)
-        sys.exit(4)
+    for i in range(20000):
+        a = gc.mem_alloc()
+        getattr(None, "qpool%d" % i, None)
+        if gc.mem_alloc() - a >= need:
+            return qstr_pools_cost(names)
+        if i % 64 == 63:
+            gc.collect()
+    raise ValueError("harness: no qstr pool for %d names opened" % names)
 
 
 def qstr_pool_here():
@@ -224,18 +252,18 @@ def fence(budget):
     reserve is let go. Without the filling the firmware would also get the holes the
     harness left, and without the reserve only those holes."""
     gc.collect()
-    slots = [None] * 40000
+    slots = [None] * 10000
     _ballast.append(slots)
     reserve = bytearray(budget)
     n = 0
     size = 1 << 22
-    while size >= 1 and n < 40000:
+    while size >= 1 and n < 10000:
         try:
             slots[n] = bytearray(size)
             n += 1
         except MemoryError:
             size >>= 1
-    while n < 40000:  # holes too small for a bytearray: one-block tuples
+    while n < 10000:  # holes too small for a bytearray: one-block tuples
         try:
             slots[n] = (n,)
             n += 1
@@ -253,98 +281,232 @@ def mkdir(path):
         pass
 
 
-# ---- game -----------------------------------------------------------------------------
+# ---- paths ----------------------------------------------------------------------------
+
+# Every path the bench measures (tools/bench.py PATHS): KIND is 1 Shake Up, 2 Frenzy.
+#   new:KIND    a new 4-player game from the menu, played to the end by the pilot
+#   cont:KIND   Continue of the saved game in DATA from the menu, played to the end
+#   menu        the menu itself: the cursor round its items
+#   settings, howto, stats   that menu screen, every line or page of it, back
+#   rand:KIND   the Monkey (random inputs) for FRAMES frames, heading for that game
+#   saves:KIND  (no budget) a new game by the pilot; prints its heaviest saved moment
+#               and the files after the game (`R file heavy|final NAME HEX`), the DATA
+#               of cont:KIND and of stats
+#   cpu:KIND    (later) a game against CPU opponents: add its script to Session._script
+MENU_ITEMS = {"settings": "SETTINGS", "howto": "HOW TO PLAY", "stats": "STATS"}
+RAND_FRAMES = 6000
+
+
+def _read_data(data):
+    """name -> bytes of the files in the host folder DATA ("-": none)."""
+    import os
+    got = {}
+    if data and data != "-":
+        for name in os.listdir(data):
+            with open(data + "/" + name, "rb") as f:
+                got[name] = f.read()
+    return got
+
+
+def _preload(lib, kept):
+    """Import every module of the build (boot order first) and keep it: a frozen
+    build's code is in flash. Returns the names."""
+    import os
+    from modes import BOOT_ORDER
+    names = list(BOOT_ORDER)
+
+    def walk(d, pkg):
+        for ent in os.ilistdir(d):
+            n, kind = ent[0], ent[1]
+            if kind == 0x4000:
+                walk(d + "/" + n, pkg + n + ".")
+            elif n.endswith(".mpy") and n != "board.mpy":
+                m = pkg + n[:-4]
+                if m.endswith(".__init__"):
+                    m = m[:-9]
+                if m not in names:
+                    names.append(m)
+    walk(lib.rstrip("/"), "")
+    got = []
+    for name in names:
+        try:
+            kept.append(__import__(name))
+            got.append(name)
+        except ImportError:
+            pass
+    return got
+
 
 class Session:
-    """One scripted game, a frame at a time: `tick(collect)` looks at the heap (with
-    collect, after gc.collect(); without, as it is: the WebAssembly port collects only
-    between calls from JavaScript, so its runner collects before each tick) and runs
-    one frame. False when the game is over (or memory ran out)."""
+    """One path, a frame at a time: `tick()` looks at the heap (SAMPLE: after
+    gc.collect()) and runs one frame; False when the path is over (or memory ran out)."""
 
-    def __init__(self, root, lib, fs, kind, players, seed, budget, sample, preload=0):
+    def __init__(self, root, lib, data, path, seed, budget, sample, preload=0,
+                 frames=RAND_FRAMES, names=0):
+        # The device's flash first, while the heap is in one piece (a big bytearray).
+        paths(root, lib)
+        import lfs
+        self.lfs = lfs
+        self.flash = lfs.Flash()
         self.board, self.sim = sim_board(root, lib)
         self.kept = []
+        what, _, kind = path.partition(":")
+        self.what = what
+        self.kind = int(kind) if kind else 0
+        self.path = path
+        if what not in ("new", "cont", "menu", "settings", "howto", "stats", "rand", "saves"):
+            raise ValueError("harness: unknown path " + path)
+        # The device's flash: LittleFS on RAM blocks, the build and DATA copied in
+        # (before the fence: on the device these bytes are flash, not heap).
+        import fw_codes  # noqa: F401  (the pilot's, loaded before the host's files go)
+        import modes  # noqa: F401  (_preload's, as well)
+        import monkey
+        import pilot
+        lfs.prepare(self.flash, lib, _read_data(data))
+        self.mounted = False
         if preload:
-            from modes import BOOT_ORDER
-            for name in BOOT_ORDER:
-                try:
-                    self.kept.append(__import__(name))
-                except ImportError:  # a module this firmware does not have
-                    pass
+            # The code is imported from the flash as in a run (a package's path is
+            # where it was found), before the fence; the mount's buffers fall outside
+            # the budget too here.
+            self._mount()
+            _preload("/", self.kept)
             # Frozen, every module stays: the app forgets none.
             sys.modules["app"].forget = lambda names: None
-        import pilot
         self.pilot = pilot
-        mkdir(fs)
-        self.fs = fs
-        self.kind = kind
-        self.players = players
         self.seed = seed
         self.sample = sample
         self.top = 0
+        self.coarse = 0 if budget or sample else 1  # a run without a budget: see tick()
+        self.ticks = 0
         self.menu = -1
         self.last = 0
         self.stage = "boot"
         self.ok = False
+        self.heavy = None     # saves: the heaviest data files seen, and when
+        self.heavy_n = -1
+        self.heavy_at = 0
+        self.writes = 0
         # The harness's own objects, made before the fence so that they are not charged
-        # to the firmware: the pilot (its App comes later), the seeded dice source that
-        # stands in for the hardware's, the panel's counting bus, the script itself.
-        # Their names are interned before the fence too, in the qstr pools the
-        # firmware's names fill next: qstr_margin() checks that the harness leaves the
-        # next pool (~7 KB on the 64-bit unix port) for the firmware to open.
+        # to the firmware: the pilot and the monkey (their App comes later), the seeded
+        # dice source that stands in for the hardware's, the panel's counting bus, the
+        # script itself.
         self.d = pilot.Driver(None, self.sim, seed)
+        self.m = monkey.Monkey(self.sim, getattr(self.board, "BUTTONS", {"OK": 0, "NEXT": 0}),
+                               seed)
+        self.frames_left = frames
         self.source = pilot.XorShift(seed)
         self.bus = PageBus()
         self.gen = self._script()
+        charge = 0
         if preload:
             qstr_pool_here()
         else:
-            qstr_margin()
+            charge = qstr_pool_charge(names)
+        out("qstr_charge", names, charge)
         gc.collect()
         out("harness_heap", alloc())
         self.peak0 = peak()
         if budget:
-            fence(budget)
+            fence(budget - charge)
         self.base = live()
-
-    def set_base(self):
-        self.base = alloc()
+        qstr_count("fence")
 
     def _script(self):
+        # As on the device: the LittleFS at "/" (its buffers in the budget), then
         # main.py: the crash guard, then the App (a seeded dice source here).
+        if not self.mounted:
+            self._mount()
         import guard
-        guard.boot(self.fs)
+        guard.boot("/")
         from app import App
         d = self.d
-        d.app = App(self.board, fs_root=self.fs, source=self.source)
+        d.app = App(self.board, fs_root="/", source=self.source)
         # The panel's bus becomes a counter: the simulator's panel model is host code
         # that allocates per frame, and the pilot reads the screens, not the pixels.
         d.app.display.i2c = self.bus
         self.stage = "menu"
         yield from d.to_menu()
-        self.stage = "game"
-        if self.sample and micropython is not None and hasattr(micropython, "qstr_info"):
-            micropython.qstr_info()  # "qstr pool: n_pool=..., n_total_bytes=..."
+        self.stage = self.path
         yield
-        yield from d.new_game(self.kind, self.players)
-        # Tick by tick, not by nested generators: the pilot keeps only small ints and
-        # its preallocated objects across frames, so only this frame stays alive.
-        d.start_play(self.kind)
-        while d.play_tick():
-            yield
+        what = self.what
+        if what == "new" or what == "saves":
+            yield from d.new_game(self.kind, 4)
+        elif what == "cont":
+            yield from d.open_item("CONTINUE")
+        elif what == "menu":
+            yield from d.menu_tour()
+        elif what == "rand":
+            m = self.m
+            m.start(d.app, d.now, self.kind, self.frames_left)
+            while m.tick():
+                yield
+            d.now = m.now
+            d.frames_run += self.frames_left
+            out("monkey", m.presses, m.shakes, getattr(d.app.screen, "NAME", "?"),
+                d.app.store.writes)
+        else:
+            yield from d.open_item(MENU_ITEMS[what])
+            yield from d.tour()
+        if what in ("new", "cont", "saves"):
+            # Tick by tick, not by nested generators: the pilot keeps only small ints and
+            # its preallocated objects across frames, so only this frame stays alive.
+            d.start_play(self.kind)
+            while d.play_tick():
+                if what == "saves":
+                    self._snapshot()
+                yield
         self.stage = "end"
-        yield from d.to_menu()
+        if what != "rand":
+            yield from d.to_menu()
+        if what == "saves":
+            self._print_files("heavy", self.heavy)
+            self._print_files("final", self.lfs.data_files())
+            out("heavy_at", self.heavy_at, self.heavy_n)
 
-    def tick(self, collect=True):
-        """After the game (gen None) it only looks at the heap: the finished generators
+    def _mount(self):
+        self.lfs.mount_root(self.flash)
+        sys.path[:] = ["", "/lib"]  # the ESP32 port's (no .frozen here)
+        self.mounted = True
+
+    def _snapshot(self):
+        """saves: after each write, the data files if they are the heaviest yet (the
+        latest of equals: later in a game the same size holds more history)."""
+        st = self.d.app.store
+        if st.writes == self.writes:
+            return
+        self.writes = st.writes
+        files = self.lfs.data_files()
+        n = 0
+        for name in files:
+            n += len(files[name])
+        if n >= self.heavy_n and any(k[:4] == "game" for k in files):
+            self.heavy = files
+            self.heavy_n = n
+            self.heavy_at = self.d.decisions
+
+    def _print_files(self, tag, files):
+        import binascii
+        for name in sorted(files or ()):
+            out("file", tag, name, binascii.hexlify(files[name]).decode())
+
+    def tick(self):
+        """After the path (gen None) it only looks at the heap: the finished generators
         would keep the game's objects reachable through stale stack slots."""
         if self.sample:
-            a = (live() if collect else alloc()) - self.base
+            a = live() - self.base
             self.last = a
             if a > self.top:
                 self.top = a
-            if self.stage == "game" and self.menu < 0:
+            if self.stage == self.path and self.menu < 0:
                 self.menu = a
+        elif self.coarse:
+            # Every 64th frame: the heap in use then is a lower bound of the fenced
+            # minimum, where the bench's bisection starts (cheap: a collection each).
+            self.ticks += 1
+            if self.ticks & 63 == 0:
+                a = live() - self.base
+                if a > self.top:
+                    self.top = a
         if self.gen is None:
             return False
         try:
@@ -353,7 +515,7 @@ class Session:
             self.ok = True
             return False
         except MemoryError as e:
-            out("memerr", self.stage, self.d.frames_run, str(e))
+            out("memerr", self.stage, self.d.frames_run, str(e).replace(" ", "_"))
             return False
         except self.pilot.Stuck as e:  # the firmware stalled (e.g. it swallowed an error)
             out("stuck", self.stage, self.d.frames_run, str(e).replace(" ", "_"))
@@ -371,11 +533,23 @@ class Session:
             out("menu_heap", self.menu)
             out("end_heap", self.last)
             out("live_peak", self.top)
+        elif self.coarse:
+            out("live_coarse", self.top)
+        qstr_count("end")
         out("ok", 1)
 
 
-def game(root, lib, fs, kind, players, seed, budget, sample, preload=0):
-    s = Session(root, lib, fs, kind, players, seed, budget, sample, preload)
+def qstr_count(tag):
+    """`R qstr TAG` and the interpreter's own line ("qstr pool: n_pool=.., n_qstr=..."):
+    the bench reads the number of names from it (no heap is used to print it)."""
+    if micropython is not None and hasattr(micropython, "qstr_info"):
+        out("qstr", tag)
+        micropython.qstr_info()
+
+
+def run_path(root, lib, data, path, seed, budget, sample, preload=0, frames=RAND_FRAMES,
+             names=0):
+    s = Session(root, lib, data, path, seed, budget, sample, preload, frames, names)
     while s.tick():
         pass
     s.gen = None
@@ -392,23 +566,16 @@ def _modes():
     return modes
 
 
-def session(argv):
-    """The stepwise form of the game and imports modes (for the WebAssembly runner)."""
-    mode, root, lib = argv[0], argv[1], argv[2]
-    a = argv[3:]
-    if mode == "game":
-        return Session(root, lib, a[0], int(a[1]), int(a[2]), int(a[3]), 0, 1)
-    return _modes().Imports(root, lib)
-
-
 def main(argv):
     mode = argv[0]
     root = argv[1]
     lib = argv[2]
     a = argv[3:]
-    if mode == "game":
-        game(root, lib, a[0], int(a[1]), int(a[2]), int(a[3]), int(a[4]), int(a[5]),
-             int(a[6]) if len(a) > 6 else 0)
+    if mode == "path":
+        run_path(root, lib, a[0], a[1], int(a[2]), int(a[3]), int(a[4]),
+                 int(a[5]) if len(a) > 5 else 0,
+                 int(a[6]) if len(a) > 6 else RAND_FRAMES,
+                 int(a[7]) if len(a) > 7 else 0)
     elif mode == "frames":
         _modes().frames(root, lib, a[0])
     elif mode == "core":

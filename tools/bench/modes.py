@@ -1,7 +1,7 @@
 """The harness's other modes (frames, core, boot, imports): see tools/bench/harness.py.
 
 Kept apart from the game mode so that a game run interns none of their names: the
-qstr pools are shared with the firmware (see harness.qstr_margin).
+qstr pools are shared with the firmware (see harness.qstr_pool_charge).
 """
 import gc
 import sys
@@ -145,7 +145,7 @@ def frames(root, lib, fs):
     d.run(d.frames(100))
     # Shake Up: to the first turn's board (2 players), through the roll-off.
     d.run(d.tap("OK"))
-    from pilot import _SU_VIEWS as ss  # the build has no public consts (see pilot)
+    ss = d.ssn  # the Shake Up screen's views (see pilot.Driver)
     for _ in range(200):
         s = app.screen
         if s.NAME == "shakeup" and s.view == ss.BOARD:
@@ -230,6 +230,7 @@ def core(root, lib, quick=False):
     from core import shakeup as su
     from core.dice import Dice
     from core.seeded import Seeded
+    from fw_codes import su as suc
     allr = _rolls()
     views = [memoryview(allr)[i:i + 5] for i in range(0, len(allr), 5)]
     commons = (None, 1, 2, 3, 4, 5, 6)
@@ -264,7 +265,7 @@ def core(root, lib, quick=False):
         while g.winner < 0:
             legal = g.legal()
             d = legal[pick(1)[0] % len(legal)]
-            if d & 0xF00 == _SU_PEN and len(legal) > 1:
+            if d & 0xF00 == suc.PEN and len(legal) > 1:
                 d = legal[-1]
             g.apply(d)
             n += 1
@@ -311,9 +312,6 @@ def boot(root, lib, fs):
     out("ok", 1)
 
 
-_SU_PEN = 0x400  # core.shakeup.PEN: the build has no public consts (see pilot._SU_VIEWS)
-
-
 # ---- imports --------------------------------------------------------------------------
 
 # What boot keeps, then the menu, then each game's resident modules, then modules loaded
@@ -338,11 +336,8 @@ class Imports:
         self.rows = []
         self.ok = False
 
-    def set_base(self):
-        self.prev = alloc()
-
-    def tick(self, collect=True):
-        a = live() if collect else alloc()
+    def tick(self):
+        a = live()
         if 0 < self.i <= len(BOOT_ORDER) and not self.ok:
             self.rows.append((BOOT_ORDER[self.i - 1], a - self.prev))
         self.prev = a

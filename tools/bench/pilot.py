@@ -2,12 +2,13 @@
 
 Runs inside the MicroPython unix port, the WebAssembly port and CPython. It imports
 no firmware module at load time (the benchmark loads it before fencing the heap, and
-the firmware's modules must be counted in the firmware's share): the codes of
-Frenzy's core and screen it reads are copied in FrenzyCodes (their owners are game
-modules, which the firmware must load itself, after the fence).
+the firmware's modules must be counted in the firmware's share): the firmware's codes
+(phases, views, items) come from fw_codes, which tools/bench/codes.py writes on the
+host from the firmware's sources, loaded with the Driver, before the fence.
 
 `Driver(app, sim)`: a virtual 33 ms frame clock (`frames(ms)`, `tap(name)`,
-`shake()`), `to_menu()`, `new_game(kind, players)`. These are generators that yield
+`shake()`), `to_menu()`, `new_game(kind, players)`, `open_item(text)` (a menu item),
+`tour()` (every line or page of a menu screen), `menu_tour()`. These are generators that yield
 after each frame, so the caller can look at the heap between frames; in the
 WebAssembly port garbage is only collected when control is back in JavaScript, so
 there the caller returns to Node at each yield. `run(gen)` simply runs one to its end.
@@ -35,22 +36,6 @@ import sys
 
 from xorshift import XorShift  # noqa: F401  (harness: pilot.XorShift)
 
-
-class _SU_VIEWS:
-    """ui.shakeup_screen's views and core.shakeup.MOVE: the device build makes a module's
-    consts private, so the built .mpy files do not have these names. (A stopgap until the
-    pilot reads codes generated from the sources.)"""
-    ROLLOFF = 0
-    BOARD = 1
-    DICE = 2
-    RESULT = 3
-    MOVE = 4
-    PENALTY = 5
-    INFO = 6
-
-
-_SU_MOVE = 2
-
 FRAME = 33
 
 # The tick-driven play's micro-scripts: (step, arg) pairs. "frames" ms as frames(ms);
@@ -70,25 +55,6 @@ _SCRIPTS = {
 
 class Stuck(Exception):
     pass
-
-
-class FrenzyCodes:
-    """The codes the pilot reads, with their owners' names and values (core.frenzy,
-    core.frenzy_score, ui.frenzy_screen). A copy, because importing the owners would
-    load game code before the fence; a wrong copy leaves the pilot Stuck."""
-    PH_COMMON = 0
-    PH_ROLL = 1
-    PH_WILD = 2
-    PH_TAKE = 3
-    PH_DECIDE = 4
-    COMMON_BIT = 0x20
-    V_PLAY = 0
-    V_WARN = 3
-    V_WINNER = 5
-    IT_COMMON = 5
-    IT_TAKE = 6
-    IT_ROLL = 7
-    IT_STOP = 8
 
 
 class Driver:
@@ -113,7 +79,14 @@ class Driver:
         self.idx = 0         # its next step; at its end none runs
         self.wait = 0        # frames waited by its "tumbling" / "rest" step
         self.end = 0         # frames run while now < end
-        self.fzn = self.fvn = FrenzyCodes  # Frenzy's codes and views by name
+        # The firmware's codes by name (phases, views, items): the firmware keeps them
+        # as private consts, so the host reads them from its sources into fw_codes
+        # (tools/bench/codes.py), loaded here, before the fence; no firmware module.
+        import fw_codes
+        self.fzn = fw_codes.fz
+        self.fvn = fw_codes.fv
+        self.sun = fw_codes.su
+        self.ssn = fw_codes.ss
 
     # ---- time and inputs ---------------------------------------------------------
 
@@ -195,6 +168,39 @@ class Driver:
             yield from self.tap("NEXT")
         scr = None  # hold no screen across frames: it would count as the firmware's heap
         yield from self.tap("OK")
+
+    def open_item(self, item):
+        """From the menu, the item the menu shows as `item`, then OK."""
+        yield from self.to_menu()
+        for _ in range(12):
+            scr = self.app.screen
+            if scr.items[scr.cur] == item:
+                break
+            scr = None
+            yield from self.tap("NEXT")
+        scr = None
+        if self.app.screen.items[self.app.screen.cur] != item:
+            raise Stuck("the menu has no item %s" % item)
+        yield from self.tap("OK")
+
+    def tour(self, limit=40):
+        """Every line or page of the open screen: OK and NEXT in turn (OK changes a
+        setting or turns a page, NEXT moves on) until it goes back to the menu; BACK
+        if it has not after `limit` taps."""
+        for i in range(limit):
+            if self.name() == "menu":
+                return
+            yield from self.tap("OK" if i % 2 == 0 else "NEXT")
+        yield from self.tap("BACK")
+        yield from self.to_menu()
+
+    def menu_tour(self):
+        """The menu itself: the cursor twice round with NEXT, once back with PREV."""
+        yield from self.to_menu()
+        n = len(self.app.screen.items)
+        for i in range(3 * n):
+            yield from self.tap("NEXT" if i < 2 * n else "PREV")
+        yield from self.frames(500)
 
     # ---- the Frenzy cursor as a generator (the harness's frames measurements step
     # by hand); a game itself is played by play_tick() ---------------------------------
@@ -355,8 +361,9 @@ class Driver:
             return True
         if nm != "shakeup":
             raise Stuck("screen %s during Shake Up" % nm)
-        ss = _SU_VIEWS
-        su = sys.modules["core.shakeup"]
+        ss = self.ssn
+        su = self.sun
+        classify = sys.modules["core.shakeup"].classify
         rnd = self.rnd
         v = s.view
         g = s.game
@@ -366,7 +373,7 @@ class Driver:
             self._put_roll()
         elif v == ss.DICE:
             mask = 15  # stop
-            if su.classify(g.dice) < _SU_MOVE and rnd.below(8) != 0:
+            if classify(g.dice) < su.MOVE and rnd.below(8) != 0:
                 counts = self.counts
                 for i in range(7):
                     counts[i] = 0
