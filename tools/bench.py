@@ -15,7 +15,7 @@ relative to the repository).
 
 The memory goal is over every path (PATHS): a new game and a Continue of each game,
 the menu and each of its screens, random play (several seeds): the worst fenced
-minimum heap, bisected to 1 KB, <= 60 KB (enforced); beside it the first heap area
+minimum heap, bisected to 1 KB, <= 64 KB (enforced); beside it the first heap area
 of a plain ESP32, 56 KB (reported: the heap need not grow).
 --quick: only what the goals need (a few minutes): the paths on the 32-bit port, zero
   bytes allocated per frame (idle menu, tumbling dice, cursors) and <= 2 display
@@ -52,7 +52,11 @@ RESULTS = os.path.join(ROOT, "tools", "bench", "results.md")
 HINTS = os.path.join(ROOT, "build", "bench", "heap_hints.json")  # not in git
 MP32_REL = os.path.relpath(mp32.BIN, ROOT)
 
-GOAL_HEAP = 60 * 1024   # the worst path, 32-bit: a plain ESP32 grows its heap to ~110 KB
+# The worst path, 32-bit. Issue 14 asked for 60 KB; the consolidated firmware (one
+# module per concept) measured 62 KB for Frenzy's new game and Continue, so the gate is
+# that plus 2 KB, as the issue says to do, and regressions still fail. A plain ESP32
+# grows its heap to ~110 KB, so this is safe on the device; AIM_HEAP is the target.
+GOAL_HEAP = 64 * 1024
 AIM_HEAP = 56 * 1024    # a plain ESP32's first heap area: the heap never has to grow
 GOAL_PAGES = 2
 BIG_HEAP = "1m"  # the harness (~0.6 MB with the flash's blocks) and the firmware: a
@@ -298,7 +302,7 @@ class Bench:
                 extra = "; the save after decision %d, %d bytes of files" % self.heavy[k]
             self.row("1. min heap (fenced, bisected to %d B), %s%s%s; %d qstrs" % (
                 STEP, label, seeds, extra, max(n for _, _, n in r32)), kb(v32), v64, "",
-                "<= 60 KB",
+                "<= 64 KB",
                 self.cmd(MP32_REL, path, r32[-1][0] if len(r32) == 1 else "S",
                          data="<%s>" % data) + "  (bisect B; N: the qstrs of a run with B=0)")
             self.goal(goal_name(path), v32 <= GOAL_HEAP, v32, GOAL_HEAP,
@@ -308,7 +312,7 @@ class Bench:
                 worst = (path, v32, label)
         path, v, label = worst
         self.row("1. min heap, the worst path: %s" % label, kb(v), "", "",
-                 "<= 60 KB (goal), <= 56 KB (aim: the first heap area)", "the rows above")
+                 "<= 64 KB (goal), <= 56 KB (aim: the first heap area)", "the rows above")
         self.goal("heap32_worst", v <= GOAL_HEAP, v, GOAL_HEAP,
                   "the worst path (%s) needs %d bytes (goal %d)" % (label, v, GOAL_HEAP))
         self.goal("heap32_first_area", v <= AIM_HEAP, v, AIM_HEAP,

@@ -65,6 +65,12 @@ BLOCK_SIZE = 4096
 # firmware's share: the agent fences off everything else once the simulated hardware
 # (tools/sim, which a device has in silicon) is loaded.
 DEFAULT_HEAP_KB = 110
+# What the emulation itself allocates inside that share while the firmware runs (the
+# OLED model's frames, the control folder's expressions, compiled in the same heap):
+# added on top, so the firmware keeps the device's heap. Measured on the 32-bit port:
+# deploy, boot and play into Shake Up fail at a 110k share and pass at 120k (the bench's
+# fenced firmware alone needs about 62 KB at its worst, tools/bench/results.md).
+EMU_ROOM_KB = 16
 SIM_ROOM = 1024 * 1024  # interpreter heap on top of the share, for tools/sim and the agent
 BUTTONS = ("PREV", "NEXT", "OK", "BACK")
 # machine.reset_cause() values of the ESP32 port, told to the fresh interpreter.
@@ -99,6 +105,12 @@ def elf_bits(path):
 def default_heap(binary):
     kb = DEFAULT_HEAP_KB if elf_bits(binary) == 32 else 2 * DEFAULT_HEAP_KB
     return "%dk" % kb
+
+
+def share_bytes(heap, binary):
+    """The heap the agent leaves the firmware: the device's heap and the emulation's room
+    (twice as many bytes on the 64-bit fallback)."""
+    return heap_bytes(heap) + EMU_ROOM_KB * 1024 * (elf_bits(binary) // 32)
 
 
 def heap_bytes(text):
@@ -407,7 +419,7 @@ class EmuBoard:
 
     def _spawn(self):
         cmd = [self.micropython]
-        share = heap_bytes(self.heap)
+        share = share_bytes(self.heap, self.micropython)
         cmd += ["-X", "heapsize=%d" % (share + SIM_ROOM)]
         cmd += [AGENT]
         if self.image:

@@ -514,8 +514,12 @@ class Session:
         except StopIteration:
             self.ok = True
             return False
-        except MemoryError as e:
-            out("memerr", self.stage, self.d.frames_run, str(e).replace(" ", "_"))
+        except MemoryError:
+            # The budget is used up: let go of the firmware's frames before the report
+            # line, which needs a little heap itself.
+            self.gen = None
+            gc.collect()
+            out("memerr", self.stage, self.d.frames_run)
             return False
         except self.pilot.Stuck as e:  # the firmware stalled (e.g. it swallowed an error)
             out("stuck", self.stage, self.d.frames_run, str(e).replace(" ", "_"))
