@@ -61,11 +61,11 @@ def _greedy_wild(g):
 
 
 def _decide(g, policy, limit, pick):
-    if isinstance(policy, list):  # one (policy, limit, byte source) per seat
-        policy, limit, src = policy[g.player]
+    if isinstance(policy, list):  # one (policy, limit, byte source, table) per seat
+        policy, limit, src, table = policy[g.player]
         if policy == "cpu":
             from core.cpu_frenzy import choose
-            return choose(g, limit, src)
+            return choose(g, limit, src, table)
     ph = g.phase
     if policy == "random":
         legal = g.legal()
@@ -155,6 +155,16 @@ def _policy(name):
                      % (name,))
 
 
+def _open_table():
+    # HARD's table read in place, as on the device.
+    from core.cpu_frenzy import open_table
+    t = open_table()
+    if t is None:
+        raise ValueError("cpu:hard needs firmware/data/frenzy_round.bin "
+                         "(python tools/gen_frenzy_policy.py)")
+    return t
+
+
 def _opt(opts, key, default):
     v = opts.get(key)
     return default if v is None else v
@@ -190,9 +200,12 @@ def run(opts):
         names = [policy] * players
         label = policy
     seats = []
+    table = None
     for i, name in enumerate(names):
         kind, limit = _policy(name)
-        seats.append((kind, limit, Seeded(seed * 104729 + 31 * i + 5)))
+        if kind == "cpu" and limit == 2 and table is None:
+            table = _open_table()
+        seats.append((kind, limit, Seeded(seed * 104729 + 31 * i + 5), table))
     policy, limit = seats[0][0], seats[0][1]
     if any(p[0] == "cpu" for p in seats) or len(set(names)) > 1:
         policy = seats  # per seat
@@ -209,6 +222,8 @@ def run(opts):
             g = F.Game(players, sched, ones, dice)
             _play(g, policy, limit, pick, st)
         played = games
+    if table is not None:
+        table.close()
     rate = {}
     rolls = {}
     for n in range(1, 6):

@@ -6,6 +6,7 @@ package("core", files=[
     "__init__.py",
     "cpu_frenzy.py",
     "cpu_shakeup.py",
+    "data.py",
     "dice.py",
     "frenzy.py",
     "frenzy_score.py",

@@ -6,8 +6,8 @@ interface that spreads the work over frames. Pure: the caller injects what it ne
 - `rng(n) -> bytes` (e.g. core.seeded.Seeded, os.urandom): the only source of
   variety (EASY's slips); never the game's dice. None: no variety.
 - `table`: the solved 2-player table, a binary file opened by the caller (data/
-  shakeup2.bin, written by tools/gen_shakeup_policy.py) or any object with seek()
-  and read(); HARD needs it. The table stays in flash: each lookup is one seek and
+  shakeup2.bin, written by tools/gen_shakeup_policy.py; open_table()) or any object
+  with seek() and read(); HARD needs it. The table stays in flash: each lookup is one seek and
   a 2-byte read.
 - `memo`: None on the device; self-play passes a dict (see think()).
 
@@ -51,6 +51,14 @@ _NPOS = const(56)    # pawn placements of one player
 _BIN = (b"\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x02\x01\x00\x00\x00\x03\x03\x01\x00"
         b"\x00\x04\x06\x04\x01\x00\x05\n\n\x05\x01\x06\x0f\x14\x0f\x06\x07\x15##\x15"
         b"\x08\x1c8F8\t$T~~")
+
+
+def open_table():
+    """HARD's table, data/shakeup2.bin, opened for reading in place (the caller
+    passes it as table= and closes it), or None when the file is missing: then
+    offer HARD as NORMAL and say so (choose() refuses HARD without the table)."""
+    from core.data import open_data
+    return open_data("shakeup2.bin")
 
 
 def pawn_rank(c, i=0):
