@@ -59,6 +59,36 @@ def test_choices_are_deterministic_without_a_byte_source():
         assert seqs[0] == seqs[1]
 
 
+def test_think_steps_to_the_same_decision():
+    # think() yields None between bounded steps, then choose()'s decision: a WILD in
+    # 2 + 6 * 2 steps or so, a take in 2 + one per 4 selections valued.
+    most = 0
+    for sched in BOTH:
+        dice = Dice(Seeded(30 + sched))
+        for i in range(40):
+            players = 1 + i % 4
+            g = F.Game(players, sched, 300, dice)
+            while g.phase != F.PH_OVER:
+                skill = (i + g.player) % 3
+                steps = list(C.think(g, skill, Seeded(i), T))
+                assert steps[-1] is not None and [x for x in steps[:-1] if x is not None] == []
+                assert steps[-1] == C.choose(g, skill, Seeded(i), T)
+                most = max(most, len(steps))
+                g.apply(steps[-1])
+    assert 10 < most <= 20
+
+
+def test_hard_needs_its_table():
+    g = F.Game(2, F.RELAY, 300, Dice(Seeded(1)))
+    try:
+        C.choose(g, C.HARD)
+    except ValueError as e:
+        assert "table" in str(e)
+    else:
+        raise AssertionError("HARD played without its table")
+    assert C.choose(g, C.NORMAL) == F.COMMON_ROLL  # the others need none
+
+
 def test_bad_skill_is_rejected():
     g = F.Game(2, F.RELAY, 300, Dice(Seeded(1)))
     for bad in (-1, 3, "hard", None):
@@ -302,6 +332,88 @@ def test_relay_decisions_ignore_the_earlier_players_round():
         if "stopped" in a or "stopped" in b:
             k -= 1
         assert a[:k] == b[:k], (seed, a, b)
+
+
+class _SeatView:
+    """The game as the seat to move sees it: reading another seat's round (Relay) or
+    anything of the dice to come (both schedules) fails the test."""
+
+    def __init__(self, g):
+        self.__dict__["_g"] = g
+
+    def __getattr__(self, name):
+        g = self.__dict__["_g"]
+        hidden = ("_dice", "_recs", "_st", "_by")
+        if g.schedule == F.RELAY:
+            hidden += ("_end", "round_raw")
+        if name in hidden:
+            raise AssertionError("a CPU read game.%s" % name)
+        return getattr(g, name)
+
+    def _own(self, seat):
+        g = self.__dict__["_g"]
+        if g.schedule == F.RELAY and seat != g.player:
+            raise AssertionError("a CPU read seat %d's round in Relay" % seat)
+
+    def running(self, seat):
+        self._own(seat)
+        return self.__dict__["_g"].running(seat)
+
+    def status(self, seat):
+        self._own(seat)
+        return self.__dict__["_g"].status(seat)
+
+    def riser(self, seat):
+        self._own(seat)
+        return self.__dict__["_g"].riser(seat)
+
+
+def test_cpus_read_only_what_their_seat_sees():
+    # Every decision of every skill, through a view of the game that refuses what the
+    # seat cannot see, in seeded games of 2-4 players in both schedules.
+    seen = 0
+    for sched in BOTH:
+        dice = Dice(Seeded(60 + sched))
+        for i in range(24):
+            players = 2 + i % 3
+            g = F.Game(players, sched, 300 if i % 2 else 1000, dice)
+            rngs = [Seeded(i * 10 + k) for k in range(players)]
+            while g.phase != F.PH_OVER:
+                s = g.player
+                skill = (i + s) % 3
+                d = C.choose(_SeatView(g), skill, rngs[s], T)
+                assert d in g.legal()
+                g.apply(d)
+                seen += 1
+    assert seen > 3000
+
+
+def test_relay_decisions_ignore_hidden_state():
+    # Relay, a later seat to move: the earlier seats' running totals this round and
+    # the dice to come are changed in a copy of the game; no skill decides otherwise.
+    checked = 0
+    dice = Dice(Seeded(91))
+    for i in range(30):
+        players = 2 + i % 3
+        g = F.Game(players, F.RELAY, 300, dice)
+        while g.phase != F.PH_OVER:
+            me = g.player
+            if me != g.roller and g.phase in (F.PH_TAKE, F.PH_DECIDE):
+                twin = F.Game.from_bytes(g.to_bytes(), Dice(Seeded(1000 + i)))
+                for s in range(players):
+                    r = twin._recs[s]
+                    if s != me and len(r) >= 4:
+                        for j in range(0, len(r), 4):  # running totals: 0, or 9,950
+                            r[j + 1] = 0
+                            r[j + 2] = 0
+                            r[j + 3] = 0 if (i + j) % 8 else 199
+                for skill in (C.EASY, C.NORMAL, C.HARD):
+                    a = C.choose(g, skill, Seeded(i + skill), T)
+                    b = C.choose(twin, skill, Seeded(i + skill), T)
+                    assert a == b, (i, skill, a, b)
+                checked += 1
+            g.apply(C.choose(g, C.HARD if me % 2 else C.NORMAL, Seeded(me), T))
+    assert checked > 300
 
 
 def _fresh_take(values, face):

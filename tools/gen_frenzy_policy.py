@@ -234,6 +234,78 @@ def exact(ones, off=False):
     return out
 
 
+def _device_values(f, ones, num, entry, size):
+    """V as the device reads it (quarter points), and its banks, per row and T."""
+    from core import cpu_frenzy as C
+    tab = C._Table(f, ones, num, entry)
+    vq = {r: [tab.value(r, t) for t in range(size)] for r in range(10)}
+    return vq, [tab.bank(t) for t in range(size)]
+
+
+def policy_rolls(f, ones, num, off):
+    """{row: [expected round score of rolling now at T]} for HARD's own rule: each
+    take the choice with the largest V as the device reads it from the table file f,
+    then bank where that V is no more than the bank (an exact policy evaluation, the
+    table's rounding included; solo, so none of the end-of-game rules apply)."""
+    tr = transitions(num, ones)
+    entry = (200 if num == 0 else 400) if off else 0
+    size = CAP + 61
+    vq, bank = _device_values(f, ones, num, entry, size)
+    rows = sorted(tr)
+    W = {r: [0.0] * size for r in rows}
+    for r in rows:
+        for t in range(CAP + 1, size):
+            W[r][t] = t * 50.0
+    for t in range(CAP, -1, -1):
+        for r in rows:
+            acc = 0.0
+            for prob, ch in tr[r]:
+                bx = -1.0
+                for nxt, dp in ch:
+                    x = vq[nxt][t + dp]
+                    if x > bx:
+                        bx = x
+                        go = (nxt, t + dp)
+                nxt, t2 = go
+                acc += prob * (bank[t2] if vq[nxt][t2] <= bank[t2] else W[nxt][t2])
+            W[r][t] = acc
+    return W, vq, bank
+
+
+def policy_exact(f, ones, off=False):
+    """{face: HARD's exact expected round score} under its own rule (policy_rolls),
+    the WILD declared as the device does; the counterpart of exact()."""
+    out = {}
+    per = {}
+    for num in NUMS:
+        per[num] = policy_rolls(f, ones, num, off)
+    for face, key in FACES:
+        if face == 8:
+            tot = 0.0
+            for prob, cnt in rolls(5):
+                bv = -1.0
+                go = None
+                for v in range(1, 7):
+                    W, vq, bank = per[v]
+                    for (k, used), p in options(cnt, v, ones).items():
+                        nxt = row(5, 1) if k == 5 else row(5 - k, not used)
+                        x = vq[nxt][p // 50]
+                        if x > bv:
+                            bv = x
+                            go = (v, nxt, p // 50)
+                if go is None:
+                    continue  # a Farkle whatever the value
+                W, vq, bank = per[go[0]]
+                nxt, t2 = go[1], go[2]
+                tot += prob * (bank[t2] if vq[nxt][t2] <= bank[t2] else W[nxt][t2])
+            out[key] = tot
+        else:
+            num = 0 if face == 7 else face
+            W = per[num][0]
+            out[key] = W[row(5, 1 if num else 0)][0] * (2 if face == 7 else 1)
+    return out
+
+
 def _play_round(face, rounds, seed, ones, on_sheet, clock=None):
     """HARD's mean round score over `rounds` single rounds with the Common Die fixed,
     and the standard error; clock: a list [slowest, function] to time decisions."""

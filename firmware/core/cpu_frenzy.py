@@ -78,7 +78,9 @@ _E_STOP = b"\x06\x06\x07\x0a\x0e\x14"
 
 _POP = bytes(bin(m).count("1") for m in range(32))
 _HEAD = const(40)  # header bytes per (three-1s option, number): 10 rows of 4
-_BATCH = const(8)  # selections HARD values per think() step
+# Work per think() step (each well under 10 ms on a 240 MHz ESP32; see tools/cpu_report.py):
+_BATCH = const(4)  # selections HARD values per step (EASY and NORMAL: 4 times as many)
+_MASKS = const(12)  # masks of the rolled dice the WILD's scoring pass scores per step
 
 
 def open_table():
@@ -98,9 +100,12 @@ def choose(game, skill, rng=None, table=None):
 
 def think(game, skill, rng=None, table=None):
     """choose() in bounded steps, for an interface that thinks between frames: a
-    generator that yields None after each step (the WILD's scoring pass and each
-    value tried; a take's selections and each batch of them valued), then the
-    decision. Nothing is read from the game until the first next()."""
+    generator that yields None after each step (the WILD's scoring pass in parts and
+    each value tried; a take's selections and each batch of them valued), then the
+    decision; every step well under 10 ms on a 240 MHz ESP32 (tools/cpu_report.py).
+    Drive it with a time budget per frame: next() until the decision comes or the
+    frame's share for thinking is used. Nothing is read from the game until the
+    first next()."""
     if skill not in (EASY, NORMAL, HARD):
         raise ValueError("skill must be 0 (EASY), 1 (NORMAL) or 2 (HARD), got %r" % (skill,))
     if skill == HARD and table is None:
@@ -292,6 +297,7 @@ def _take(game, skill, f):
         tab = _table(game, num, f)
         forced = _filled_by_other(game)
         tg = _target(game)
+        yield None
         k = 0
         for m, p in sels:
             v = _after(tab, num, n, cn is not None, m, p, t, forced)
@@ -305,6 +311,7 @@ def _take(game, skill, f):
                 yield None
         yield TAKE | bm
         return
+    j = 0
     for m, p in sels:
         k = _POP[m & 0x1F]
         if skill == NORMAL:
@@ -314,6 +321,9 @@ def _take(game, skill, f):
         if v > best:
             best = v
             bm = m
+        j += 1
+        if j % (4 * _BATCH) == 0:
+            yield None
     yield TAKE | bm
 
 
@@ -321,7 +331,8 @@ def _declare(game, skill, f):
     """DECLARE | the WILD's value: the one whose best take of this first roll is
     worth most (HARD: V of the position it leads to). The rolled dice's part of each
     selection is scored once; only the best points per (dice used, Common Die used)
-    matter. Yields None after the scoring pass and after each value tried."""
+    matter. Yields None every _MASKS masks of the scoring pass, and twice per value
+    tried (after scoring it, after valuing it)."""
     rolled = game.rolled
     n = game.nrolled
     t = game._t
@@ -338,6 +349,8 @@ def _declare(game, skill, f):
         p = score_key(key, k, t)
         if p > plain[k]:
             plain[k] = p
+        if m % _MASKS == 0:
+            yield None
     yield None
     best = -1.0
     bv = 1
@@ -351,6 +364,7 @@ def _declare(game, skill, f):
             p = score_key(keys[m] + w, k + 1, t)
             if p > withc[k]:
                 withc[k] = p
+        yield None
         tab = _table(game, v, f) if skill == HARD else None
         x = 0.0
         for k in range(1, n + 1):

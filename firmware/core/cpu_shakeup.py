@@ -97,26 +97,38 @@ def lookup(table, spots, mover, opponent):
 
 # ---- the turn DP ----
 # Dice multisets (size 0-4) are numbered by dice_rank (0-209). Structure tables,
-# made on first use and kept while this module is loaded (about 2.5 KB):
+# made on first use and kept while this module is loaded (about 2.7 KB):
 #   _T[0] child: rank of M + v at M * 6 + v - 1 (255 when M has 4 dice)
 #   _T[1] parent: the ranks of M - v, v each distinct value of M, at M * 4 + j (255: none)
 #   _T[2] mult: orderings of M among 6 ** len(M) rolls
 #   _T[3] cls: the class of M when it has 4 dice
 #   _T[4] by size: the 210 ranks, sizes 0, 1, 2, 3, 4 in turn (from _START)
+#   _T[5] pawn_rank of the counts (c1, c2, c3, 5 - c1 - c2 - c3) at c1 * 36 + c2 * 6 + c3
 _T = None
 _START = b"\x00\x01\x07\x1c\x54\xd2"  # where each size begins in _T[4]; 210 at the end
 _POW6 = (1, 6, 36, 216, 1296)
+# Work per think() step (each well under 10 ms on a 240 MHz ESP32; see tools/cpu_report.py):
+_PER_BUILD = const(3)   # multisets (or pawn placements) a build step makes
+_PER_SUM = const(40)    # entries a step of the last shake's DP sums
+_PER_HOLD = const(48)   # multisets a step of a hold's DP visits
 
 
 def _tables():
+    if _T is None:
+        for _ in _build():
+            pass
+    return _T
+
+
+def _build():
+    # Makes _T in steps: yields None every _PER_BUILD multisets or placements.
     global _T
-    if _T is not None:
-        return _T
     child = bytearray(b"\xff" * 1260)
     parent = bytearray(b"\xff" * 840)
     mult = bytearray(210)
     cls = bytearray(210)
     by = bytearray(210)
+    ranks = bytearray(b"\xff" * 216)
     buf = bytearray(4)
     level = [b""]
     k = 0
@@ -153,16 +165,38 @@ def _tables():
                     child[r * 6 + v - 1] = dice_rank(u, n + 1)
                     if t == b"" or v >= t[n - 1]:
                         nxt.append(u)
+            if k % _PER_BUILD == 0:
+                yield None
         level = nxt
-    _T = (bytes(child), bytes(parent), bytes(mult), bytes(cls), bytes(by))
-    return _T
+    c = bytearray(4)
+    k = 0
+    for c[0] in range(6):
+        for c[1] in range(6 - c[0]):
+            for c[2] in range(6 - c[0] - c[1]):
+                c[3] = 5 - c[0] - c[1] - c[2]
+                ranks[c[0] * 36 + c[1] * 6 + c[2]] = pawn_rank(c)
+                k += 1
+                if k % _PER_BUILD == 0:
+                    yield None
+    if _T is None:  # (another think() may have finished first)
+        _T = (bytes(child), bytes(parent), bytes(mult), bytes(cls), bytes(by), bytes(ranks))
+
+
+def _drain(steps):
+    # The return value of a generator of steps, run to its end.
+    try:
+        while True:
+            next(steps)
+    except StopIteration as e:
+        return e.value
 
 
 def _last(w):
     """f[M] for every multiset M of held dice before the last shake: the expected
     worth of the turn's end, times 1296 >> 7 (w: the worths of NONE, PAIR, MOVE and
-    BIG after shake 2 or 3, 0-65535)."""
-    child, _, _, cls, by = _tables()
+    BIG after shake 2 or 3, 0-65535). In steps: yields None every _PER_SUM entries,
+    returns f."""
+    child, _, _, cls, by, _ = _tables()
     f = [0] * 210
     for k in range(_START[4], 210):
         r = by[k]
@@ -176,8 +210,11 @@ def _last(w):
             for v in range(6):
                 s += f[child[c + v]]
             f[r] = s
+            if k % _PER_SUM == 0:
+                yield None
     # One scale for all sizes: 1296 * f3 >> 7 (at most 663,000: sums of 1296 of them
     # stay small ints on a 32-bit port).
+    yield None
     for n in range(5):
         p = _POW6[n]
         for k in range(_START[n], _START[n + 1]):
@@ -188,8 +225,9 @@ def _last(w):
 
 def _second(f, h, nh, best):
     """The expected worth (f's scale) of holding the nh dice values h[:nh] before
-    shake 2 and playing shake 2's holds best; best: a scratch list of 210."""
-    child, parent, mult, _, by = _tables()
+    shake 2 and playing shake 2's holds best; best: a scratch list of 210. In steps:
+    yields None every _PER_HOLD multisets, returns the worth."""
+    child, parent, mult, _, by, _ = _tables()
     r = 4 - nh
     s = 0
     # X: the dice of shake 2 kept before shake 3 (sizes 0 up to r); best[X]: the
@@ -221,6 +259,8 @@ def _second(f, h, nh, best):
         best[x] = b
         if k >= top:
             s += mult[x] * b
+        if k % _PER_HOLD == _PER_HOLD - 1:
+            yield None
     return s // _POW6[r]
 
 
@@ -242,14 +282,15 @@ def best_holds(game, w1, w):
 
 
 def _holds(game, entry):
-    # best_holds in steps: yields None after the last shake's DP and after each
-    # distinct hold's DP, then the decision. entry: [w1, w, the last shake's DP or
+    # best_holds in steps: yields None within and after the last shake's DP and
+    # each distinct hold's DP, then the decision. entry: [w1, w, the last shake's DP or
     # None, {hold's rank: its DP}], filled in here (kept by a memo, see think()).
     w1 = entry[0]
     w = entry[1]
     f = entry[2]
     if f is None:
-        f = entry[2] = _last(w)
+        f = yield from _last(w)
+        entry[2] = f
         yield None
     dice = game.dice
     cls = _tables()[3]
@@ -271,7 +312,8 @@ def _holds(game, entry):
                     if m >> i & 1:
                         h[n] = dice[i]
                         n += 1
-                v = seen[r] = _second(f, h, n, best_list)
+                v = yield from _second(f, h, n, best_list)
+                seen[r] = v
                 yield None
             if v > best:
                 best = v
@@ -303,7 +345,9 @@ def _counts(game):
 
 class _Eval:
     """HARD's worth of a position for `me` (0-65535): with one opponent the table's
-    V; with more, the weakest of the 2-player chances against each opponent."""
+    V; with more, the weakest of the 2-player chances against each opponent. The
+    methods but worths() are generators of steps (a step: one _race, at most three
+    table lookups) that return their result (x = yield from ...)."""
 
     def __init__(self, game, table):
         self.t = table
@@ -311,22 +355,21 @@ class _Eval:
         self.me = game.player
         self.n = game.players
         self.c = _counts(game)
+        self.rk = _tables()[5]
 
-    def again(self):
-        # `me` starts a turn next.
-        return self._race(True)
-
-    def passed(self):
-        # An opponent starts a turn next: each one's chance against `me`, as if next.
-        return self._race(False)
+    def _rank(self, seat):
+        c = self.c
+        i = seat * 4
+        return self.rk[c[i] * 36 + c[i + 1] * 6 + c[i + 2]]
 
     def _race(self, first):
-        c = self.c
-        a = pawn_rank(c, self.me * 4)
+        # first: `me` starts a turn next; else an opponent does (each one's chance
+        # against `me`, as if next).
+        a = self._rank(self.me)
         w = _ONE
         for o in range(self.n):
             if o != self.me:
-                b = pawn_rank(c, o * 4)
+                b = self._rank(o)
                 x = lookup(self.t, self.sp, a, b) if first else _ONE - lookup(self.t, self.sp, b, a)
                 if x < w:
                     w = x
@@ -335,7 +378,7 @@ class _Eval:
     def _penalized(self, then_again):
         # The best penalty (or none) and its worth: (worth, seat << 2 | level or 0).
         c = self.c
-        best = self.again() if then_again else -1
+        best = self._race(True) if then_again else -1
         pick = 0
         for o in range(self.n):
             if o == self.me:
@@ -345,12 +388,13 @@ class _Eval:
                 if c[i]:
                     c[i] -= 1
                     c[o * 4] += 1
-                    x = self.again() if then_again else self.passed()
+                    x = self._race(then_again)
                     c[i] += 1
                     c[o * 4] -= 1
                     if x > best:
                         best = x
                         pick = o << 2 | lv
+                    yield None
         return best, pick
 
     def after_big(self, shake1):
@@ -358,9 +402,10 @@ class _Eval:
         shake 1: penalty then another turn (pick 0: decline); else another turn
         (pick 0) or a penalty and pass."""
         if shake1:
-            return self._penalized(True)
-        w, pick = self._penalized(False)
-        a = self.again()
+            r = yield from self._penalized(True)
+            return r
+        w, pick = yield from self._penalized(False)
+        a = self._race(True)
         if a >= w:
             return a, 0
         return w, pick
@@ -374,11 +419,12 @@ class _Eval:
         if c[self.me * 4 + 3] == 5:
             w = _ONE
         elif result == 3:
-            w = self.after_big(shake1)[0]
+            w = (yield from self.after_big(shake1))[0]
         else:
-            w = self.passed()
+            w = self._race(False)
         c[i] += 1
         c[i + 1] -= 1
+        yield None
         return w
 
     def best_move(self, result, shake1):
@@ -387,31 +433,35 @@ class _Eval:
         best = -1
         pick = 0
         for lv in lvs:
-            w = self.moved(lv, result, shake1)
+            w = yield from self.moved(lv, result, shake1)
             if w > best:
                 best = w
                 pick = lv
         if not pick:  # the move is lost (unreachable under the rules)
-            best = self.after_big(shake1)[0] if result == 3 else self.passed()
+            best = (yield from self.after_big(shake1))[0] if result == 3 else self._race(False)
         return best, pick
 
-    def worths(self):
-        """(BIG on shake 1, (NONE, PAIR, MOVE, BIG on shake 2/3)): the turn's ends."""
-        w1 = self.best_move(3, True)[0]
-        wb = self.best_move(3, False)[0]
-        wm = self.best_move(2, False)[0]
-        wp = self.passed()
+    def steps(self):
+        """worths() in steps."""
+        w1 = (yield from self.best_move(3, True))[0]
+        wb = (yield from self.best_move(3, False))[0]
+        wm = (yield from self.best_move(2, False))[0]
+        wp = self._race(False)
         c = self.c
         i = self.me * 4
         lv = 3 if c[i + 2] else (2 if c[i + 1] else 0)
         if lv:
             c[i + lv - 1] -= 1
             c[i] += 1
-        wn = self.passed()
+        wn = self._race(False)
         if lv:
             c[i + lv - 1] += 1
             c[i] -= 1
         return w1, (wn, wp, wm, wb)
+
+    def worths(self):
+        """(BIG on shake 1, (NONE, PAIR, MOVE, BIG on shake 2/3)): the turn's ends."""
+        return _drain(self.steps())
 
 
 # ---- NORMAL's fixed sense of risk, EASY's habits ----
@@ -467,9 +517,12 @@ def choose(game, skill, rng=None, table=None, memo=None):
 
 def think(game, skill, rng=None, table=None, memo=None):
     """choose() in bounded steps, for an interface that thinks between frames: a
-    generator that yields None after each step (HARD's worths, the last shake's DP,
-    one hold's DP after shake 1: each well under a millisecond on the unix port),
-    then the decision. Nothing is read from the game until the first next().
+    generator that yields None after each step (building the turn DP's tables, once
+    per import, in parts; HARD's worths, a step per move or penalty tried; the last
+    shake's DP and each hold's DP after shake 1, in parts), then the decision; every
+    step well under 10 ms on a 240 MHz ESP32 (tools/cpu_report.py). Drive it with a
+    time budget per frame: next() until the decision comes or the frame's share for
+    thinking is used. Nothing is read from the game until the first next().
     memo: None (the device), or a dict that keeps each position's worths and DPs
     for the next decision there (host self-play: the same decisions, faster; the
     caller bounds its size)."""
@@ -485,33 +538,36 @@ def think(game, skill, rng=None, table=None, memo=None):
     if skill == _HARD:
         if table is None:
             raise ValueError("HARD needs the table (data/shakeup2.bin)")
+        if _T is None:
+            yield from _build()
         e = _Eval(game, table)
+        yield None
         if ph == CHOOSE:
             entry, key = _entry(memo, skill, e.c, game)
             if entry is None:
-                w1, w = e.worths()
+                w1, w = yield from e.steps()
                 entry = [w1, w, None, {}]
                 if key is not None:
                     memo[key] = entry
                 yield None
-            for d in _holds(game, entry):
-                yield d
+            yield from _holds(game, entry)
         elif ph == MOVING:
-            yield UP | e.best_move(game.result, game.shakes == 1)[1]
+            yield UP | (yield from e.best_move(game.result, game.shakes == 1))[1]
         else:  # PENALTY: the move is made.
-            pick = e.after_big(game.shakes == 1)[1]
+            pick = (yield from e.after_big(game.shakes == 1))[1]
             yield PEN | pick if pick else legal[-1]  # else SKIP or AGAIN
         return
     if ph == CHOOSE:
         if skill == _NORMAL:
+            if _T is None:
+                yield from _build()
             entry, key = _entry(memo, skill, None, game)
             if entry is None:
                 w1, w = _normal_worths(game)
                 entry = [w1, w, None, {}]
                 if key is not None:
                     memo[key] = entry
-            for d in _holds(game, entry):
-                yield d
+            yield from _holds(game, entry)
         else:
             yield _easy_holds(game)
         return

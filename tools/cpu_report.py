@@ -1,0 +1,286 @@
+"""The CPU players' figures (issue 15) in one command: strength, thinking time, memory.
+
+  python tools/cpu_report.py [--quick] [--games N] [--part shakeup|frenzy|time|memory]
+  build/mp32/obj/micropython tools/cpu_report.py --part time     (the 32-bit gauge)
+  build/mp32/obj/micropython tools/cpu_report.py --part memory
+  micropython tools/cpu_report.py --part time                     (64-bit unix port)
+
+- shakeup: tools/cpu_shakeup_report.py's table, duels, ladder, crowd and mirror
+  (N games per seat order; default 5,000, --quick 300).
+- frenzy: tools/cpu_frenzy_report.py's exact, solo, duels and ladder (CPython only).
+- time: per game, the slowest single decision (choose()) and the slowest single
+  step of think() over seeded games (Shake Up 2 and 4 players, spots off and on;
+  Frenzy 2 and 4 players in both schedules and solo), every skill; each decision
+  and each step timed 3 times, the fastest kept (the machine's other work only
+  adds). Then the estimate for a 240 MHz ESP32: the figure times ESP32_RATIO.
+- memory: heap bytes kept by importing each CPU module, and by its first decisions
+  (a HARD game), after gc.collect() (MicroPython only).
+
+ESP32_RATIO: how much slower the ESP32 runs the same Python than this machine. Until
+tools/bench has a measured ratio (issue 19), it is PROVISIONAL: the score of
+MicroPython's own pystone benchmark (tests/perf_bench/misc_pystone.py of the source
+tree tools/mp32.py unpacks) on this interpreter, divided by the published score of
+the same benchmark on an ESP32 at 240 MHz, ESP32_PYSTONE. That figure is one
+maintainer's run (micropython/micropython issue 6565, 2020-11-18: 1166 for
+v1.13-180 with MicroPython pinned to core 0; 1732 for v1.13): the lower is used.
+Without the source tree, ESP32_RATIO_FALLBACK (measured on the 32-bit gauge so).
+File reads (the tables) are timed as this machine's filesystem does them.
+"""
+import gc
+import sys
+
+try:
+    from time import ticks_diff, ticks_us
+except ImportError:  # CPython
+    from time import perf_counter
+
+    def ticks_us():
+        return int(perf_counter() * 1000000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+import selfplay  # noqa: E402  (puts firmware/ on the path)
+
+ESP32_PYSTONE = 1166   # misc_pystone score (loops/s), ESP32 240 MHz, see above
+ESP32_RATIO_FALLBACK = 150  # 32-bit gauge: 178,571 / 1166 = 153 (2026-12-01)
+STEP_GOAL_MS = 10      # no think() step past this on the ESP32 (a frame is 33 ms)
+PYSTONE = "build/mp32/src/micropython-1.28.0/tests/perf_bench/misc_pystone.py"
+
+
+def _impl():
+    name = sys.implementation.name
+    if name == "micropython":
+        return "micropython %d-bit" % (64 if sys.maxsize > 2 ** 32 else 32)
+    return name
+
+
+def esp32_ratio():
+    """(ratio, how it was found)."""
+    here = selfplay._data("x")
+    root = here[:here.rfind("/firmware/")]
+    try:
+        with open(root + "/" + PYSTONE) as f:
+            src = f.read()
+    except OSError:
+        return ESP32_RATIO_FALLBACK, "fallback (no %s)" % PYSTONE
+    ns = {"__name__": "pystone"}
+    exec(src, ns)
+    best = 0
+    for _ in range(5):
+        run, _result = ns["bm_setup"]((300,))
+        t0 = ticks_us()
+        run()
+        dt = ticks_diff(ticks_us(), t0)
+        best = max(best, 300 * 1000000 // dt)
+    return best / ESP32_PYSTONE, "pystone %d here / %d on the ESP32" % (best, ESP32_PYSTONE)
+
+
+def _timed(fn):
+    """(result, the fastest of 3 runs in us)."""
+    best = None
+    for _ in range(3):
+        gc.collect()  # a collection inside would time the heap, not the CPU
+        t0 = ticks_us()
+        r = fn()
+        dt = ticks_diff(ticks_us(), t0)
+        if best is None or dt < best:
+            best = dt
+    return r, best
+
+
+def _steps(make):
+    """(decision, the slowest step in us, steps): think() stepped 3 times."""
+    fast = []
+    d = None
+    for _ in range(3):
+        gc.collect()
+        k = 0
+        it = make()
+        while True:
+            t0 = ticks_us()
+            try:
+                x = next(it)
+            except StopIteration:
+                break
+            dt = ticks_diff(ticks_us(), t0)
+            if k == len(fast):
+                fast.append(dt)
+            elif dt < fast[k]:
+                fast[k] = dt
+            k += 1
+            if x is not None:
+                d = x
+    return d, max(fast), len(fast)
+
+
+class _Worst:
+    def __init__(self):
+        self.decision = (0, "")
+        self.step = (0, "")
+        self.steps = 0
+
+    def see(self, us, step, n, where):
+        if us > self.decision[0]:
+            self.decision = (us, where)
+        if step > self.step[0]:
+            self.step = (step, where)
+        self.steps = max(self.steps, n)
+
+
+def time_shakeup(games, worst):
+    from core import cpu_shakeup as C
+    from core import shakeup as S
+    from core.dice import Dice
+    from core.seeded import Seeded
+    t = C.open_table()
+    rng = Seeded(3)
+    names = ("ROLLOFF", "SHAKE", "CHOOSE", "MOVING", "PENALTY")
+    # The turn DP's structure tables, built in think()'s first decision that needs
+    # them (once per import): timed whole and in its steps.
+    def build():
+        C._T = None
+        C._tables()
+    _, us = _timed(build)
+
+    def steps():
+        C._T = None
+        return C._build()
+    _, step, n = _steps(steps)
+    worst.see(us, step, n, "Shake Up building the turn DP's tables")
+    for players in (2, 4):
+        for i in range(games):
+            g = S.Game(players, i % 2 == 1, Dice(Seeded(i + 1)))
+            while g.phase != S.OVER:
+                skill = (i + g.player) % 3
+                d, us = _timed(lambda: C.choose(g, skill, rng, t))
+                d2, step, n = _steps(lambda: C.think(g, skill, rng, t))
+                worst.see(us, step, n, "Shake Up %d players %s %s" % (
+                    players, ("EASY", "NORMAL", "HARD")[skill], names[g.phase]))
+                g.apply(d)
+    t.close()
+
+
+def time_frenzy(games, worst):
+    from core import cpu_frenzy as C
+    from core import frenzy as F
+    from core.dice import Dice
+    from core.seeded import Seeded
+    t = C.open_table()
+    names = ("COMMON", "ROLL", "WILD", "TAKE", "DECIDE")
+    for players in (1, 2, 4):
+        for sched in (F.RELAY, F.LOCKSTEP):
+            for i in range(games):
+                g = F.Game(players, sched, 1000 if i % 3 == 2 else 300, Dice(Seeded(i + 1)))
+                rngs = [Seeded(100 * i + k) for k in range(players)]
+                while g.phase != F.PH_OVER:
+                    s = g.player
+                    skill = (i + s) % 3
+                    d, us = _timed(lambda: C.choose(g, skill, None, t))
+                    d2, step, n = _steps(lambda: C.think(g, skill, None, t))
+                    worst.see(us, step, n, "Frenzy %d players %s %s %s" % (
+                        players, ("relay", "lockstep")[sched], ("EASY", "NORMAL", "HARD")[skill],
+                        names[g.phase]))
+                    g.apply(C.choose(g, skill, rngs[s], t))
+    t.close()
+
+
+def timing(games):
+    ratio, how = esp32_ratio()
+    impl = _impl()
+    print("time (%s): ESP32_RATIO %.0f, PROVISIONAL: %s" % (impl, ratio, how))
+    for name, fn in (("Shake Up", time_shakeup), ("Frenzy", time_frenzy)):
+        w = _Worst()
+        fn(games, w)
+        for label, (us, where) in (("slowest decision", w.decision),
+                                   ("slowest think() step", w.step)):
+            ms = us * ratio / 1000
+            print("time (%s): %s %s: %d us (%s); ESP32 estimate %.1f ms%s" % (
+                impl, name, label, us, where, ms,
+                (" (goal %d ms: %s)" % (STEP_GOAL_MS, "PASS" if ms <= STEP_GOAL_MS else "MISS"))
+                if "step" in label else ""))
+        print("time (%s): %s most think() steps in one decision: %d" % (impl, name, w.steps))
+
+
+def _heap():
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def memory():
+    if sys.implementation.name != "micropython":
+        print("memory: MicroPython only (gc.mem_alloc)")
+        return
+    from core.dice import Dice
+    from core.seeded import Seeded
+    from core import shakeup as S
+    from core import frenzy as F
+    base = _heap()
+    from core import cpu_shakeup as CS
+    imp = _heap() - base
+    t = CS.open_table()
+    g = S.Game(4, False, Dice(Seeded(1)))
+    n = 0
+    while g.phase != S.OVER and n < 200:
+        g.apply(CS.choose(g, 2, None, t))
+        n += 1
+    dec = _heap() - base
+    t.close()
+    print("memory (%s): core.cpu_shakeup import %d bytes; with its table open and "
+          "%d HARD decisions (4 players) %d bytes" % (_impl(), imp, n, dec))
+    base = _heap()
+    from core import cpu_frenzy as CF
+    imp = _heap() - base
+    t = CF.open_table()
+    g = F.Game(4, F.LOCKSTEP, 300, Dice(Seeded(1)))
+    n = 0
+    while g.phase != F.PH_OVER and n < 400:
+        g.apply(CF.choose(g, 2, None, t))
+        n += 1
+    dec = _heap() - base
+    t.close()
+    print("memory (%s): core.cpu_frenzy import %d bytes; with its table open and "
+          "%d HARD decisions (4 players) %d bytes" % (_impl(), imp, n, dec))
+
+
+def main(argv):
+    games = None
+    quick = False
+    parts = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--games":
+            games = int(argv[i + 1])
+            i += 2
+        elif argv[i] == "--part":
+            parts.append(argv[i + 1])
+            i += 2
+        elif argv[i] == "--quick":
+            quick = True
+            i += 1
+        else:
+            raise ValueError("usage: cpu_report.py [--quick] [--games N] "
+                             "[--part shakeup|frenzy|time|memory]")
+    if not parts:
+        parts = ["time", "memory"] if sys.implementation.name == "micropython" \
+            else ["shakeup", "frenzy", "time"]
+    for p in parts:
+        if p == "shakeup":
+            import cpu_shakeup_report
+            n = games or (300 if quick else 5000)
+            cpu_shakeup_report.main(["--games", str(n), "--part", "table", "--part", "duels",
+                                     "--part", "ladder", "--part", "crowd", "--part", "mirror"])
+        elif p == "frenzy":
+            import cpu_frenzy_report
+            n = games or (300 if quick else 5000)
+            cpu_frenzy_report.main(["--games", str(n), "--rounds", str(400 if quick else 4000)])
+        elif p == "time":
+            timing(games or (4 if quick else 12))
+        elif p == "memory":
+            memory()
+        else:
+            raise ValueError("unknown part %r" % p)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
