@@ -61,7 +61,8 @@ def test_choices_are_deterministic_without_a_byte_source():
 
 def test_think_steps_to_the_same_decision():
     # think() yields None between bounded steps, then choose()'s decision: a WILD in
-    # 2 + 6 * 2 steps or so, a take in 2 + one per 4 selections valued.
+    # 4 + 6 * 2 steps or so; a take in up to 8 to find its (at most 62) selections,
+    # then one per 4 valued.
     most = 0
     for sched in BOTH:
         dice = Dice(Seeded(30 + sched))
@@ -75,7 +76,28 @@ def test_think_steps_to_the_same_decision():
                 assert steps[-1] == C.choose(g, skill, Seeded(i), T)
                 most = max(most, len(steps))
                 g.apply(steps[-1])
-    assert 10 < most <= 20
+    assert 15 < most <= 8 + 1 + 62 // 4 + 2
+
+
+def test_stepped_selections_are_the_engines():
+    # The take's selections, found in think()'s steps, are selections_of's, in order.
+    from core.frenzy_score import ones_table, selections_of
+    src = Seeded(8)
+    for i in range(3000):
+        n = 1 + i % 5
+        rolled = bytearray(1 + b % 6 for b in src(5))
+        common = (None, 1, 5, 1 + src(1)[0] % 6)[i % 4]
+        t = ones_table(1000 if i % 3 == 0 else 300)
+        steps = C._selections(rolled, n, common, t)
+        k = 0
+        try:
+            while True:
+                assert next(steps) is None
+                k += 1
+        except StopIteration as e:
+            got = e.value
+        assert got == selections_of(rolled, n, common, t), (rolled, n, common)
+        assert k >= 1
 
 
 def test_hard_needs_its_table():

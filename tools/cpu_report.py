@@ -2,7 +2,7 @@
 
   python tools/cpu_report.py [--quick] [--games N] [--part shakeup|frenzy|time|memory]
   build/mp32/obj/micropython tools/cpu_report.py --part time     (the 32-bit gauge)
-  build/mp32/obj/micropython tools/cpu_report.py --part memory
+  build/mp32/obj/micropython tools/cpu_report.py --part memory --lib build/esp32_devkit
   micropython tools/cpu_report.py --part time                     (64-bit unix port)
 
 - shakeup: tools/cpu_shakeup_report.py's table, duels, ladder, crowd and mirror
@@ -11,10 +11,11 @@
 - time: per game, the slowest single decision (choose()) and the slowest single
   step of think() over seeded games (Shake Up 2 and 4 players, spots off and on;
   Frenzy 2 and 4 players in both schedules and solo), every skill; each decision
-  and each step timed 3 times, the fastest kept (the machine's other work only
+  and each step timed 5 times, the fastest kept (the machine's other work only
   adds). Then the estimate for a 240 MHz ESP32: the figure times ESP32_RATIO.
-- memory: heap bytes kept by importing each CPU module, and by its first decisions
-  (a HARD game), after gc.collect() (MicroPython only).
+- memory: heap bytes kept by importing each CPU module and after HARD games with
+  its table open (gc.collect() first), and the most one decision allocates
+  (MicroPython only; --lib build/<board>: the built .mpy files, as on the device).
 
 ESP32_RATIO: how much slower the ESP32 runs the same Python than this machine. Until
 tools/bench has a measured ratio (issue 19), it is PROVISIONAL: the score of
@@ -77,9 +78,9 @@ def esp32_ratio():
 
 
 def _timed(fn):
-    """(result, the fastest of 3 runs in us)."""
+    """(result, the fastest of 5 runs in us)."""
     best = None
-    for _ in range(3):
+    for _ in range(5):
         gc.collect()  # a collection inside would time the heap, not the CPU
         t0 = ticks_us()
         r = fn()
@@ -90,10 +91,11 @@ def _timed(fn):
 
 
 def _steps(make):
-    """(decision, the slowest step in us, steps): think() stepped 3 times."""
+    """(decision, the slowest step in us, steps): think() stepped 5 times, each
+    step's fastest run kept."""
     fast = []
     d = None
-    for _ in range(3):
+    for _ in range(5):
         gc.collect()
         k = 0
         it = make()
@@ -207,40 +209,60 @@ def _heap():
     return gc.mem_alloc()
 
 
+def _memory_of(name, mod, play):
+    """Heap kept by importing mod, then by playing HARD decisions with its table
+    open, and the most one decision allocates (kept or not)."""
+    base = _heap()
+    m = __import__("core." + mod, None, None, ("open_table",))
+    imp = _heap() - base
+    t = m.open_table()
+    first = most = 0
+    n = 0
+    for g in play(m, t):
+        before = _heap()
+        g.apply(m.choose(g, 2, None, t))
+        x = gc.mem_alloc() - before  # allocated by the decision (less if it collected)
+        if n:
+            most = max(most, x)
+        else:
+            first = x
+        n += 1
+    kept = _heap() - base
+    t.close()
+    print("memory (%s): core.%s: import %d bytes; with its table open, after %d HARD "
+          "decisions (%s) %d bytes kept; allocated by the first decision %d bytes, by "
+          "any later one at most %d (garbage included)"
+          % (_impl(), mod, imp, n, name, kept, first, most))
+
+
+def _shakeup_games(m, t):
+    from core import shakeup as S
+    from core.dice import Dice
+    from core.seeded import Seeded
+    for players in (2, 4):
+        g = S.Game(players, players == 4, Dice(Seeded(players)))
+        while g.legal():  # (the built modules inline the phase codes)
+            yield g
+
+
+def _frenzy_games(m, t):
+    from core import frenzy as F
+    from core.dice import Dice
+    from core.seeded import Seeded
+    for sched in (0, 1):  # Relay, Lockstep
+        g = F.Game(4, sched, 300, Dice(Seeded(5 + sched)))
+        while g.legal():
+            yield g
+
+
 def memory():
+    """Run with --lib build/<board> to weigh the built .mpy files, as the device."""
     if sys.implementation.name != "micropython":
         print("memory: MicroPython only (gc.mem_alloc)")
         return
-    from core.dice import Dice
-    from core.seeded import Seeded
-    from core import shakeup as S
-    from core import frenzy as F
-    base = _heap()
-    from core import cpu_shakeup as CS
-    imp = _heap() - base
-    t = CS.open_table()
-    g = S.Game(4, False, Dice(Seeded(1)))
-    n = 0
-    while g.phase != S.OVER and n < 200:
-        g.apply(CS.choose(g, 2, None, t))
-        n += 1
-    dec = _heap() - base
-    t.close()
-    print("memory (%s): core.cpu_shakeup import %d bytes; with its table open and "
-          "%d HARD decisions (4 players) %d bytes" % (_impl(), imp, n, dec))
-    base = _heap()
-    from core import cpu_frenzy as CF
-    imp = _heap() - base
-    t = CF.open_table()
-    g = F.Game(4, F.LOCKSTEP, 300, Dice(Seeded(1)))
-    n = 0
-    while g.phase != F.PH_OVER and n < 400:
-        g.apply(CF.choose(g, 2, None, t))
-        n += 1
-    dec = _heap() - base
-    t.close()
-    print("memory (%s): core.cpu_frenzy import %d bytes; with its table open and "
-          "%d HARD decisions (4 players) %d bytes" % (_impl(), imp, n, dec))
+    from core import shakeup, frenzy, dice, seeded  # noqa: F401  (the games' own weight apart)
+    _memory_of("Shake Up, 2 and 4 players", "cpu_shakeup", _shakeup_games)
+    _memory_of("Frenzy, 4 players, Relay and Lockstep", "cpu_frenzy", _frenzy_games)
 
 
 def main(argv):
@@ -258,6 +280,9 @@ def main(argv):
         elif argv[i] == "--quick":
             quick = True
             i += 1
+        elif argv[i] == "--lib":
+            sys.path.insert(0, argv[i + 1])  # e.g. build/esp32_devkit: the built .mpy
+            i += 2
         else:
             raise ValueError("usage: cpu_report.py [--quick] [--games N] "
                              "[--part shakeup|frenzy|time|memory]")

@@ -58,7 +58,7 @@ except ImportError:
 from core.dice import TWOX, WILD
 from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, GOAL, LOCKSTEP, OUT, PH_COMMON, \
     PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, ROLL, ROLLING, STOP, STOPPED, TAKE
-from core.frenzy_score import COMMON_BIT, score_key, selections_of
+from core.frenzy_score import COMMON_BIT, score_key
 
 EASY = 0
 NORMAL = 1
@@ -80,7 +80,7 @@ _POP = bytes(bin(m).count("1") for m in range(32))
 _HEAD = const(40)  # header bytes per (three-1s option, number): 10 rows of 4
 # Work per think() step (each well under 10 ms on a 240 MHz ESP32; see tools/cpu_report.py):
 _BATCH = const(4)  # selections HARD values per step (EASY and NORMAL: 4 times as many)
-_MASKS = const(12)  # masks of the rolled dice the WILD's scoring pass scores per step
+_MASKS = const(12)  # masks of the rolled dice scored per step (a take's, a WILD's)
 
 
 def open_table():
@@ -281,14 +281,43 @@ def _stop(game, skill, rng, f):
     return t >= _E_STOP[_byte(rng) % len(_E_STOP)] * 50
 
 
+def _selections(rolled, n, common, t):
+    # core.frenzy_score.selections_of in steps, the same list in the same order:
+    # yields None every _MASKS masks scored, returns [(mask, points)].
+    keys = [0] * (1 << n)
+    out = []
+    full = 1 << n
+    for m in range(1, full):
+        low = m & -m
+        i = 0
+        while not low >> i & 1:
+            i += 1
+        keys[m] = keys[m ^ low] + (1 << 3 * (rolled[i] - 1))
+        p = score_key(keys[m], _POP[m], t)
+        if p:
+            out.append((m, p))
+        if m % _MASKS == 0:
+            yield None
+    yield None
+    if common is not None:
+        w = 1 << 3 * (common - 1)
+        for m in range(1, full):
+            p = score_key(keys[m] + w, _POP[m] + 1, t)
+            if p:
+                out.append((m | COMMON_BIT, p))
+            if m % _MASKS == 0:
+                yield None
+        yield None
+    return out
+
+
 def _take(game, skill, f):
-    # Yields None after the selections and after each _BATCH of them valued, then
-    # TAKE | the chosen selection.
+    # Yields None while it finds the selections and after each _BATCH of them
+    # valued, then TAKE | the chosen selection.
     rolled = game.rolled
     n = game.nrolled
     cn = game.usable()
-    sels = selections_of(rolled, n, cn, game._t)
-    yield None
+    sels = yield from _selections(rolled, n, cn, game._t)
     best = -1.0
     bm = 0
     if skill == HARD:

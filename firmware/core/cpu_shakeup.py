@@ -108,7 +108,7 @@ _T = None
 _START = b"\x00\x01\x07\x1c\x54\xd2"  # where each size begins in _T[4]; 210 at the end
 _POW6 = (1, 6, 36, 216, 1296)
 # Work per think() step (each well under 10 ms on a 240 MHz ESP32; see tools/cpu_report.py):
-_PER_BUILD = const(3)   # multisets (or pawn placements) a build step makes
+_PER_BUILD = const(2)   # multisets (or pawn placements) a build step makes
 _PER_SUM = const(40)    # entries a step of the last shake's DP sums
 _PER_HOLD = const(48)   # multisets a step of a hold's DP visits
 
@@ -129,7 +129,7 @@ def _build():
     cls = bytearray(210)
     by = bytearray(210)
     ranks = bytearray(b"\xff" * 216)
-    buf = bytearray(4)
+    buf = bytearray(5)  # a multiset being made (scratch: no garbage per entry)
     level = [b""]
     k = 0
     fact = (1, 1, 2, 6, 24)
@@ -148,7 +148,8 @@ def _build():
                     e += 1
                 m //= fact[e - i]
                 # M - t[i]: drop one copy of this value.
-                buf[0:n - 1] = t[:i] + t[i + 1:]
+                for x in range(n - 1):
+                    buf[x] = t[x if x < i else x + 1]
                 parent[r * 4 + j] = dice_rank(buf, n - 1)
                 j += 1
                 i = e
@@ -157,14 +158,18 @@ def _build():
                 cls[r] = classify(t)
             else:
                 for v in range(1, 7):
-                    # t + v, sorted: insert v after the values <= v.
+                    # t + v, sorted: v goes after the values <= v.
                     i = 0
                     while i < n and t[i] <= v:
+                        buf[i] = t[i]
                         i += 1
-                    u = t[:i] + bytes((v,)) + t[i:]
-                    child[r * 6 + v - 1] = dice_rank(u, n + 1)
-                    if t == b"" or v >= t[n - 1]:
-                        nxt.append(u)
+                    buf[i] = v
+                    while i < n:
+                        buf[i + 1] = t[i]
+                        i += 1
+                    child[r * 6 + v - 1] = dice_rank(buf, n + 1)
+                    if n == 0 or v >= t[n - 1]:
+                        nxt.append(buf[:n + 1])
             if k % _PER_BUILD == 0:
                 yield None
         level = nxt
@@ -201,6 +206,7 @@ def _last(w):
     for k in range(_START[4], 210):
         r = by[k]
         f[r] = w[cls[r]]
+    yield None
     # Sizes 3 down to 0: the sum over the next die (exact; 6 ** (4 - size) times f3).
     for n in (3, 2, 1, 0):
         for k in range(_START[n], _START[n + 1]):
