@@ -12,12 +12,13 @@ FS ?= .sim
 QUICK ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: emuboard help venv sim test test-fast bench mp32 build deploy image flash release wiring repl check screenshots clean
+.PHONY: emuboard help venv sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
-	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md"
+	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
+	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
 	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
 	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
@@ -43,6 +44,11 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(VPY) tools/bench.py $(if $(QUICK),--quick)
+	$(VPY) tools/build.py --board esp32_devkit --quiet
+	build/mp32/obj/micropython -X heapsize=512k tools/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
+
+cpu-report: $(STAMP)
+	$(VPY) tools/cpu_report.py $(if $(QUICK),--quick)
 
 mp32: $(STAMP)
 	$(VPY) tools/mp32.py --print

@@ -61,7 +61,7 @@ def test_choices_are_deterministic_without_a_byte_source():
 
 def test_think_steps_to_the_same_decision():
     # think() yields None between bounded steps, then choose()'s decision: a WILD in
-    # 4 + 6 * 2 steps or so; a take in up to 8 to find its (at most 62) selections,
+    # 4 + 6 * 3 steps or so; a take in up to 8 to find its (at most 62) selections,
     # then one per 4 valued.
     most = 0
     for sched in BOTH:

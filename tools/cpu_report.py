@@ -58,8 +58,11 @@ def _impl():
 
 def esp32_ratio():
     """(ratio, how it was found)."""
-    here = selfplay._data("x")
-    root = here[:here.rfind("/firmware/")]
+    here = sys.argv[0]
+    i = here.rfind("/tools/")
+    root = here[:i] if i >= 0 else ".."  # the clone (run from it or from tools/)
+    if here.startswith("tools/"):
+        root = "."
     try:
         with open(root + "/" + PYSTONE) as f:
             src = f.read()
@@ -121,6 +124,7 @@ class _Worst:
         self.decision = (0, "")
         self.step = (0, "")
         self.steps = 0
+        self.build = None  # Shake Up's table build: (us, slowest step, steps)
 
     def see(self, us, step, n, where):
         if us > self.decision[0]:
@@ -149,11 +153,11 @@ def time_shakeup(games, worst):
         C._T = None
         return C._build()
     _, step, n = _steps(steps)
-    worst.see(us, step, n, "Shake Up building the turn DP's tables")
+    worst.build = (us, step, n)
     for players in (2, 4):
         for i in range(games):
             g = S.Game(players, i % 2 == 1, Dice(Seeded(i + 1)))
-            while g.phase != S.OVER:
+            while g.legal():  # (built modules inline their codes: no S.OVER)
                 skill = (i + g.player) % 3
                 d, us = _timed(lambda: C.choose(g, skill, rng, t))
                 d2, step, n = _steps(lambda: C.think(g, skill, rng, t))
@@ -171,11 +175,11 @@ def time_frenzy(games, worst):
     t = C.open_table()
     names = ("COMMON", "ROLL", "WILD", "TAKE", "DECIDE")
     for players in (1, 2, 4):
-        for sched in (F.RELAY, F.LOCKSTEP):
+        for sched in (0, 1):  # Relay, Lockstep
             for i in range(games):
                 g = F.Game(players, sched, 1000 if i % 3 == 2 else 300, Dice(Seeded(i + 1)))
                 rngs = [Seeded(100 * i + k) for k in range(players)]
-                while g.phase != F.PH_OVER:
+                while g.legal():
                     s = g.player
                     skill = (i + s) % 3
                     d, us = _timed(lambda: C.choose(g, skill, None, t))
@@ -202,6 +206,12 @@ def timing(games):
                 (" (goal %d ms: %s)" % (STEP_GOAL_MS, "PASS" if ms <= STEP_GOAL_MS else "MISS"))
                 if "step" in label else ""))
         print("time (%s): %s most think() steps in one decision: %d" % (impl, name, w.steps))
+        if w.build:
+            us, step, n = w.build
+            print("time (%s): %s building the turn DP's tables (the first NORMAL or HARD "
+                  "decision, once per import): %d us in %d steps, the slowest %d us; ESP32 "
+                  "estimate %.1f ms, the slowest step %.1f ms"
+                  % (impl, name, us, n, step, us * ratio / 1000, step * ratio / 1000))
 
 
 def _heap():
@@ -289,6 +299,9 @@ def main(argv):
     if not parts:
         parts = ["time", "memory"] if sys.implementation.name == "micropython" \
             else ["shakeup", "frenzy", "time"]
+    if "memory" in parts:  # first: it weighs the imports
+        parts.remove("memory")
+        parts.insert(0, "memory")
     for p in parts:
         if p == "shakeup":
             import cpu_shakeup_report

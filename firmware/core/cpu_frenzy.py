@@ -360,8 +360,8 @@ def _declare(game, skill, f):
     """DECLARE | the WILD's value: the one whose best take of this first roll is
     worth most (HARD: V of the position it leads to). The rolled dice's part of each
     selection is scored once; only the best points per (dice used, Common Die used)
-    matter. Yields None every _MASKS masks of the scoring pass, and twice per value
-    tried (after scoring it, after valuing it)."""
+    matter. Yields None every _MASKS masks of the scoring pass, and per value tried
+    every 2 * _MASKS masks scored and after valuing it."""
     rolled = game.rolled
     n = game.nrolled
     t = game._t
@@ -393,6 +393,8 @@ def _declare(game, skill, f):
             p = score_key(keys[m] + w, k + 1, t)
             if p > withc[k]:
                 withc[k] = p
+            if m % (2 * _MASKS) == 0:
+                yield None
         yield None
         tab = _table(game, v, f) if skill == HARD else None
         x = 0.0
