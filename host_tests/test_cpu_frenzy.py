@@ -129,6 +129,39 @@ def _tables(ones, num):
     return C._Table(T, ones, num, 0), C._Table(T, ones, num, entry)
 
 
+def test_table_file_invariants():
+    # The header's rows are contiguous and fill the file; rows not in play are
+    # empty; every number's off-sheet values run up to the entry; V >= T, V grows
+    # with T, and off the sheet V is never above V on it (nor below 0).
+    T.seek(0)
+    data = T.read()
+    at = 560
+    for k in range(14):
+        num = k % 7
+        for r in range(10):
+            h = data[(k * 10 + r) * 4:(k * 10 + r) * 4 + 4]
+            o, ng, noff = h[0] | h[1] << 8, h[2], h[3]
+            assert o == at, (k, r)
+            at += 2 * (ng + noff)
+            u = r % 2
+            live = (u == 0 or num != 0) and not (r // 2 == 4 and num and not u)
+            assert (ng > 0) == live and noff == ((4 if num == 0 else 8) if live else 0), (k, r)
+    assert at == len(data)
+    for ones in (300, 1000):
+        for num in range(7):
+            on, off = _tables(ones, num)
+            for r in range(10):
+                if not on.head[r * 4 + 2]:
+                    continue
+                prev = -1.0
+                for t in range(0, 240):
+                    v = on.value(r, t)
+                    assert v >= t * 50 and v >= prev, (ones, num, r, t)
+                    prev = v
+                    w = off.value(r, t)
+                    assert 0 <= w <= v, (ones, num, r, t)
+
+
 def _ordered_rolls(n):
     out = [[]]
     for _ in range(n):
@@ -361,10 +394,10 @@ class _SeatView:
     anything of the dice to come (both schedules) fails the test."""
 
     def __init__(self, g):
-        self.__dict__["_g"] = g
+        self._g = g  # (__getattr__ only sees the names the view does not have)
 
     def __getattr__(self, name):
-        g = self.__dict__["_g"]
+        g = self._g
         hidden = ("_dice", "_recs", "_st", "_by")
         if g.schedule == F.RELAY:
             hidden += ("_end", "round_raw")
@@ -373,21 +406,21 @@ class _SeatView:
         return getattr(g, name)
 
     def _own(self, seat):
-        g = self.__dict__["_g"]
+        g = self._g
         if g.schedule == F.RELAY and seat != g.player:
             raise AssertionError("a CPU read seat %d's round in Relay" % seat)
 
     def running(self, seat):
         self._own(seat)
-        return self.__dict__["_g"].running(seat)
+        return self._g.running(seat)
 
     def status(self, seat):
         self._own(seat)
-        return self.__dict__["_g"].status(seat)
+        return self._g.status(seat)
 
     def riser(self, seat):
         self._own(seat)
-        return self.__dict__["_g"].riser(seat)
+        return self._g.riser(seat)
 
 
 def test_cpus_read_only_what_their_seat_sees():

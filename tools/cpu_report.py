@@ -41,7 +41,7 @@ except ImportError:  # CPython
     def ticks_diff(a, b):
         return a - b
 
-import selfplay  # noqa: E402  (puts firmware/ on the path)
+import selfplay  # noqa: E402,F401  (puts firmware/ on the path)
 
 ESP32_PYSTONE = 1166   # misc_pystone score (loops/s), ESP32 240 MHz, see above
 ESP32_RATIO_FALLBACK = 150  # 32-bit gauge: 178,571 / 1166 = 153 (2026-12-01)

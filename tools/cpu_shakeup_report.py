@@ -1,7 +1,7 @@
 """Figures of the Shake Up CPU players (issue 15): prints one line of text per figure.
 
 Runs under CPython and the MicroPython unix port (from the repository root or not):
-  python tools/cpu_shakeup_report.py [--games N] [--part table|duels|ladder|mirror|crowd|time]
+  python tools/cpu_shakeup_report.py [--games N] [--part table|duels|ladder|mirror|crowd]
 
 - table: the solved table (firmware/data/shakeup2.bin): its size, V at the start
   (the first player's chance, roll-off decided) without and with pyramid spots.
@@ -13,32 +13,14 @@ Runs under CPython and the MicroPython unix port (from the repository root or no
   set beside the table's V(start) (N games each).
 - crowd: 3 and 4 players, one HARD (in every seat in turn) against NORMALs, and
   one NORMAL against HARDs; the fair share is 1 / players.
-- time: the slowest single decision per skill and phase over 40 seeded games of 2
-  and 4 players, each decision timed 3 times and the fastest kept (the machine's
-  other work only ever adds). Building the turn DP's structure tables (once per
-  import, on the first decision that needs them) is reported apart, and so is the
-  slowest single step of think() (the same decisions in bounded steps).
+The thinking time of both CPUs: tools/cpu_report.py --part time.
 """
 import sys
-
-try:
-    from time import ticks_diff, ticks_us
-except ImportError:  # CPython
-    from time import perf_counter
-
-    def ticks_us():
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        return a - b
-
 
 # The script's folder (tools/) is on the path on both interpreters; selfplay puts
 # firmware/ there too.
 import selfplay  # noqa: E402
 
-_PHASES = ("ROLLOFF", "SHAKE", "CHOOSE", "MOVING", "PENALTY")
-_NAMES = ("EASY", "NORMAL", "HARD")
 
 
 def table():
@@ -98,64 +80,6 @@ def crowd(games):
                 selfplay._num(selfplay.ratio(1, players))))
 
 
-def timing(games=20):
-    from core import cpu_shakeup as C
-    from core import shakeup as S
-    from core.dice import Dice
-    from core.seeded import Seeded
-    t = open(selfplay._data("shakeup2.bin"), "rb")
-    rng = Seeded(3)
-    worst = {}
-    step = 0
-    C._T = None  # build the turn DP's structure tables afresh, timed
-    t0 = ticks_us()
-    C._tables()
-    first = ticks_diff(ticks_us(), t0)
-    for players in (2, 4):
-        for i in range(games):
-            g = S.Game(players, i % 2 == 1, Dice(Seeded(i + 1)))
-            while g.phase != S.OVER:
-                skill = (i + g.player) % 3
-                best = None
-                for _ in range(3):
-                    t0 = ticks_us()
-                    d = C.choose(g, skill, rng, t)
-                    dt = ticks_diff(ticks_us(), t0)
-                    if best is None or dt < best:
-                        best = dt
-                # The same decision in think()'s steps: the fastest of 3 per step.
-                fast = []
-                for _ in range(3):
-                    k = 0
-                    t0 = ticks_us()
-                    for x in C.think(g, skill, rng, t):
-                        t1 = ticks_us()
-                        dt = ticks_diff(t1, t0)
-                        if k == len(fast):
-                            fast.append(dt)
-                        elif dt < fast[k]:
-                            fast[k] = dt
-                        k += 1
-                        t0 = ticks_us()
-                step = max(step, max(fast))
-                k = (players, skill, g.phase)
-                if best > worst.get(k, (0,))[0]:
-                    worst[k] = (best, g.shakes)
-                g.apply(d)
-    t.close()
-    impl = sys.implementation.name
-    print("time (%s): building the turn DP's tables (once per import): %d us" % (impl, first))
-    top = 0
-    for k in sorted(worst):
-        us, shakes = worst[k]
-        top = max(top, us)
-        if us >= 50:
-            print("time (%s): %d players, %s, %s (shake %d): %d us" % (
-                impl, k[0], _NAMES[k[1]], _PHASES[k[2]], shakes, us))
-    print("time (%s): slowest single decision: %d us" % (impl, top))
-    print("time (%s): slowest single step of core.cpu_shakeup.think: %d us" % (impl, step))
-
-
 def main(argv):
     games = 5000
     parts = []
@@ -169,8 +93,8 @@ def main(argv):
             i += 2
         else:
             raise ValueError("usage: cpu_shakeup_report.py [--games N] "
-                             "[--part table|duels|ladder|mirror|crowd|time]")
-    for p in parts or ("table", "duels", "ladder", "mirror", "crowd", "time"):
+                             "[--part table|duels|ladder|mirror|crowd]")
+    for p in parts or ("table", "duels", "ladder", "mirror", "crowd"):
         if p == "table":
             table()
         elif p == "duels":
@@ -181,8 +105,6 @@ def main(argv):
             duels(games, _LADDER)
         elif p == "mirror":
             mirror(games)
-        elif p == "time":
-            timing()
         else:
             raise ValueError("unknown part %r" % p)
 

@@ -27,12 +27,10 @@ reads the file in place (one seek and a 2-byte read per value).
 Run: python tools/gen_frenzy_policy.py  (--check: exit 1 if the table is stale;
 --error: print the cap's truncation error; --values: print V at the round's start;
 --report N [--ones 300|1000]: HARD's mean over N solo rounds per Common Die face against the exact
-expectation; --time N: the slowest HARD decision, also under the unix port:
-micropython tools/gen_frenzy_policy.py --time N).
+expectation. The CPU's thinking time: tools/cpu_report.py --part time).
 """
 import sys
 
-# Also runs under the MicroPython unix port for --time (no os.path, no itertools there).
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 ROOT = _HERE + "/.."
 for _p in (ROOT + "/firmware", _HERE):
@@ -306,9 +304,9 @@ def policy_exact(f, ones, off=False):
     return out
 
 
-def _play_round(face, rounds, seed, ones, on_sheet, clock=None):
+def _play_round(face, rounds, seed, ones, on_sheet):
     """HARD's mean round score over `rounds` single rounds with the Common Die fixed,
-    and the standard error; clock: a list [slowest, function] to time decisions."""
+    and the standard error."""
     from core import cpu_frenzy as C
     table = C.open_table()
     from core import frenzy as F
@@ -322,25 +320,11 @@ def _play_round(face, rounds, seed, ones, on_sheet, clock=None):
         if on_sheet:
             g.totals[0] = 50  # on the sheet: every bank counts
         while g.round == 1 and g.phase != F.PH_OVER:
-            if clock is None:
-                d = C.choose(g, C.HARD, None, table)
-            else:
-                # choose() is pure: the best of 5 runs drops the machine's noise
-                # (other processes, a garbage collection).
-                dt = None
-                for _ in range(5):
-                    t0 = clock[1]()
-                    d = C.choose(g, C.HARD, None, table)
-                    x = clock[2](clock[1](), t0)
-                    if dt is None or x < dt:
-                        dt = x
-                ph = g.phase
-                if dt > clock[0].get(ph, 0):
-                    clock[0][ph] = dt
-            g.apply(d)
+            g.apply(C.choose(g, C.HARD, None, table))
         x = g.round_scores[0]
         tot += x
         tot2 += x * x
+    table.close()
     mean = tot / rounds
     var = tot2 / rounds - mean * mean
     return mean, (var / rounds) ** 0.5
@@ -356,60 +340,6 @@ def report(rounds, seed, options=(300, 1000)):
                 print("ones %4d %-9s face %-4s exact %8.2f  HARD %8.2f +- %5.2f  = %6.2f%%"
                       % (ones, "on-sheet" if on_sheet else "off-sheet", key, ex[key], m, se,
                          100 * m / ex[key]))
-
-
-def _play_games(games, seed, clock):
-    """Whole 2- and 4-player HARD games in both schedules, timed like _play_round."""
-    from core import cpu_frenzy as C
-    table = C.open_table()
-    from core import frenzy as F
-    from core.dice import Dice
-    from core.seeded import Seeded
-    dice = Dice(Seeded(seed))
-    for i in range(games):
-        for sched in (F.RELAY, F.LOCKSTEP):
-            g = F.Game(2 + 2 * (i % 2), sched, 1000 if i % 3 == 2 else 300, dice)
-            while g.phase != F.PH_OVER:
-                dt = None
-                for _ in range(5):
-                    t0 = clock[1]()
-                    d = C.choose(g, C.HARD, None, table)
-                    x = clock[2](clock[1](), t0)
-                    if dt is None or x < dt:
-                        dt = x
-                if dt > clock[0].get(g.phase, 0):
-                    clock[0][g.phase] = dt
-                g.apply(d)
-
-
-def time_decisions(rounds, seed):
-    """The slowest single HARD decision per phase over solo rounds of every face and
-    whole games of 2 and 4 players in both schedules (rounds // 10 + 1 of each)."""
-    try:
-        from time import ticks_diff, ticks_us  # MicroPython
-
-        def now():
-            return ticks_us()
-        diff = ticks_diff
-    except ImportError:
-        from time import perf_counter
-
-        def now():
-            return int(perf_counter() * 1000000)
-
-        def diff(a, b):
-            return a - b
-    clock = [{}, now, diff]
-    for ones in (300, 1000):
-        for face, _ in FACES:
-            _play_round(face, rounds, seed, ones, False, clock)
-            _play_round(face, rounds, seed, ones, True, clock)
-    _play_games(rounds // 10 + 1, seed, clock)
-    names = ("COMMON", "ROLL", "WILD", "TAKE", "DECIDE")
-    worst = clock[0]
-    print("slowest HARD decision per phase (ms, best of 5 runs each), %d rounds per face,"
-          " option and sheet, %d games: %s" % (rounds, 2 * (rounds // 10 + 1), ", ".join(
-              "%s %.3f" % (names[ph], worst[ph] / 1000) for ph in sorted(worst))))
 
 
 HEADER = 140 * 4  # per (three-1s option, number, row): offset uint16, gains, off-sheet values
@@ -439,9 +369,6 @@ def main(argv):
     if "--report" in argv:
         ones = (int(argv[argv.index("--ones") + 1]),) if "--ones" in argv else (300, 1000)
         report(int(argv[argv.index("--report") + 1]), 1, ones)
-        return 0
-    if "--time" in argv:
-        time_decisions(int(argv[argv.index("--time") + 1]), 1)
         return 0
     if "--values" in argv or "--error" in argv:
         for ones in (300, 1000):

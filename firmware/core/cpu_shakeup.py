@@ -114,10 +114,10 @@ _PER_HOLD = const(48)   # multisets a step of a hold's DP visits
 
 
 def _tables():
-    if _T is None:
-        for _ in _build():
-            pass
-    return _T
+    t = _T
+    if t is None:
+        t = _drain(_build())
+    return t
 
 
 def _build():
@@ -185,6 +185,7 @@ def _build():
                     yield None
     if _T is None:  # (another think() may have finished first)
         _T = (bytes(child), bytes(parent), bytes(mult), bytes(cls), bytes(by), bytes(ranks))
+    return _T
 
 
 def _drain(steps):
