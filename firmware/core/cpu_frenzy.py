@@ -116,11 +116,9 @@ def think(game, skill, rng=None, table=None):
     elif ph == PH_ROLL:
         yield ROLL
     elif ph == PH_WILD:
-        for d in _declare(game, skill, table):
-            yield d
+        yield from _declare(game, skill, table)
     elif ph == PH_TAKE:
-        for d in _take(game, skill, table):
-            yield d
+        yield from _take(game, skill, table)
     elif ph == PH_DECIDE:
         yield STOP if _stop(game, skill, rng, table) else ROLL
     else:
