@@ -61,8 +61,8 @@ def test_choices_are_deterministic_without_a_byte_source():
 
 def test_think_steps_to_the_same_decision():
     # think() yields None between bounded steps, then choose()'s decision: a WILD in
-    # 4 + 6 * 3 steps or so; a take in up to 8 to find its (at most 62) selections,
-    # then one per 4 valued.
+    # 4 steps for its 31 masks, 5 per value and the last; a take in up to 8 to find
+    # its (at most 62) selections, then one per 4 valued.
     most = 0
     for sched in BOTH:
         dice = Dice(Seeded(30 + sched))
@@ -76,7 +76,7 @@ def test_think_steps_to_the_same_decision():
                 assert steps[-1] == C.choose(g, skill, Seeded(i), T)
                 most = max(most, len(steps))
                 g.apply(steps[-1])
-    assert 15 < most <= 8 + 1 + 62 // 4 + 2
+    assert 25 < most <= 4 + 6 * 5 + 1
 
 
 def test_stepped_selections_are_the_engines():

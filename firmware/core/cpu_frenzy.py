@@ -80,7 +80,7 @@ _POP = bytes(bin(m).count("1") for m in range(32))
 _HEAD = const(40)  # header bytes per (three-1s option, number): 10 rows of 4
 # Work per think() step (each well under 10 ms on a 240 MHz ESP32; see tools/cpu_report.py):
 _BATCH = const(4)  # selections HARD values per step (EASY and NORMAL: 4 times as many)
-_MASKS = const(12)  # masks of the rolled dice scored per step (a take's, a WILD's)
+_MASKS = const(8)  # masks of the rolled dice scored per step (a take's, a WILD's)
 
 
 def open_table():
@@ -359,7 +359,7 @@ def _declare(game, skill, f):
     worth most (HARD: V of the position it leads to). The rolled dice's part of each
     selection is scored once; only the best points per (dice used, Common Die used)
     matter. Yields None every _MASKS masks of the scoring pass, and per value tried
-    every 2 * _MASKS masks scored and after valuing it."""
+    every _MASKS masks scored and after valuing it."""
     rolled = game.rolled
     n = game.nrolled
     t = game._t
@@ -391,7 +391,7 @@ def _declare(game, skill, f):
             p = score_key(keys[m] + w, k + 1, t)
             if p > withc[k]:
                 withc[k] = p
-            if m % (2 * _MASKS) == 0:
+            if m % _MASKS == 0:
                 yield None
         yield None
         tab = _table(game, v, f) if skill == HARD else None
