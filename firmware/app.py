@@ -129,6 +129,8 @@ class App:
         self.board = board
         self.dev = devices
         self.display = devices.display
+        # Text is drawn straight into the display's bytes (ui.gfx.bind: the frame time).
+        gfx.bind(self.display.fb, getattr(self.display, "buf", None))
         self.q = devices.queue
         self.buzzer = getattr(devices, "buzzer", None)
         self.shaker = getattr(devices, "shaker", None)
