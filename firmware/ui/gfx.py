@@ -93,12 +93,11 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
         base = i * 5
         if buf is not None:
             # Column bits shifted to the row in the page; what passes bit 7 goes to the
-            # page below (if any).
-            for col in range(w):
-                xx = x + col
-                bits = data[base + col] << sh
-                if bits and 0 <= xx < 128:
-                    at = page + xx
+            # page below (if any). Columns off the screen are skipped.
+            at = page + x
+            for k in range(base, base + w):
+                bits = data[k] << sh
+                if bits and 0 <= at - page < 128:
                     if c:
                         buf[at] |= bits & 255
                         if bits > 255 and at + 128 < n:
@@ -107,6 +106,7 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
                         buf[at] &= ~bits & 255
                         if bits > 255 and at + 128 < n:
                             buf[at + 128] &= ~(bits >> 8) & 255
+                at += 1
             x += w + 1
             continue
         for col in range(w):
