@@ -60,8 +60,9 @@ _target = [None, None]  # bind(): the framebuf whose bytes text() may write, and
 def width(s, f=SMALL, scale=1):
     widths = f[1]
     x = 0
+    raw = not isinstance(s, str)  # bytes: ints already
     for ch in s:
-        o = ch if isinstance(ch, int) else ord(ch)
+        o = ch if raw else ord(ch)
         if 97 <= o <= 122:
             o -= 32
         w = widths[o - 32] if 32 <= o <= 95 else 0
@@ -81,8 +82,9 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
         if page >= n:
             buf = None  # below the screen: fill_rect clips it
         sh = y & 7
+    raw = not isinstance(s, str)  # bytes: ints already
     for ch in s:
-        o = ch if isinstance(ch, int) else ord(ch)
+        o = ch if raw else ord(ch)
         if 97 <= o <= 122:
             o -= 32  # lower case is drawn upper case
         i = o - 32 if 32 <= o <= 95 else 31  # no glyph: '?'
