@@ -1,6 +1,6 @@
 """The steady-state frame goal by the ESP32 time model (tools/bench/frame_model.py,
-README "Frame time"): idle, redraw (cursor, live score) and tumble frames of a scripted
-4-player game of each kind, p99 <= 33 ms on an ESP32 including the bus.
+README "Frame time on the device"): idle, redraw (cursor, live score) and tumble frames
+of a scripted 4-player game of each kind, p99 <= 33 ms on an ESP32 including the bus.
 
 The estimate is a ratio, not an absolute time: each frame's compute on the MicroPython
 unix port (32-bit if built, else the 64-bit one) against MicroPython's pystone measured
@@ -25,7 +25,7 @@ import mp32  # noqa: E402
 MARGIN = 1.25
 RUNS = 2
 # goal -> estimate recorded (ms, p99 on the 32-bit port: the worst of the runs made when
-# recorded, on a loaded machine; README "Frame time" has the table)
+# recorded, on a loaded machine; README "Frame time on the device" has the table)
 OPEN = {"frame_menu_redraw": 48.0, "frame_shakeup_redraw": 95.0,
         "frame_shakeup_tumble": 55.0, "frame_frenzy_redraw": 95.0,
         "frame_frenzy_tumble": 60.0}

@@ -20,10 +20,10 @@ of a plain ESP32, 56 KB (reported: the heap need not grow).
 --quick: only what the goals need (a few minutes): the paths on the 32-bit port, zero
   bytes allocated per frame (idle menu, tumbling dice, cursors) and <= 2 display
   pages sent for a cursor move. Exits 1 with a message per missed goal.
-Full run only: the ESP32 time model (tools/bench/frame_model.py, README "Frame time"):
-per scene, each frame's compute on the 32-bit port x the ratio of a pystone score here
-to the published ESP32 score, plus its bus time; its goals are AIM lines here and
-host_tests/test_frame_time.py gates the steady state.
+Full run only: the ESP32 time model (tools/bench/frame_model.py; README "Frame time on
+the device"): per scene, each frame's compute on the 32-bit port x the ratio of a
+pystone score here to the published ESP32 score, plus its bus time; its goals are AIM
+lines here and host_tests/test_frame_time.py gates the steady state.
 Every run prints `GOAL name PASS|MISS value limit` lines for the enforced goals and
 `AIM ...` lines for the reported ones (host_tests/test_bench_quick.py reads them).
 Without a 32-bit interpreter (no source or no -m32 compiler) the memory goals are left

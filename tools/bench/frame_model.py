@@ -4,10 +4,10 @@
 
 - compute here: App.step() on the MicroPython unix port (32-bit, the gauge; the 64-bit
   port where it is missing), timed by tools/bench/frametime.py over whole games (the
-  pilot's scripted games, the monkey's random play), minus the simulator's device
-  polling (host code standing in for pins and the sensor; see README "Frame time").
-  Every path runs RUNS times, identically (seeded, virtual clock): each frame counts
-  with its quickest run, so another process taking the CPU does not count;
+  pilot's scripted games, a Continue, the monkey's random play) on stand-in devices,
+  whose own poll is taken off (README "Frame time on the device"). Every path runs
+  RUNS times, identically (seeded, virtual clock): each frame counts with its quickest
+  run, so another process taking the CPU does not count;
 - the ratio: MicroPython's own benchmark tests/perf_bench/misc_pystone.py, scored here
   in the same runs (its quickest of many short runs) against the published ESP32 score
   ESP32_PYSTONE (sources below);
@@ -41,7 +41,7 @@ PYSTONE_SRC = "tests/perf_bench/misc_pystone.py"
 # misc_pystone.py's score (passes per second) on an ESP32, from tests/run-perfbench.py
 # N=100 M=100, measured by MicroPython's maintainer (D. George) on MicroPython v1.13 at
 # the port's default clock, 160 MHz, and published in an issue thread (weaker than
-# documentation: see README "Frame time" for the bounds):
+# documentation: README "Frame time on the device" has the bounds):
 # https://github.com/micropython/micropython/issues/6565 (2020-11-18): 1731.94 for
 # v1.13; 1166.32 for v1.13-180, the build that ran MicroPython on core 0 (undone by
 # https://github.com/micropython/micropython/pull/7258, merged 2022-01-21).
