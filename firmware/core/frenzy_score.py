@@ -190,7 +190,11 @@ def selections_of(rolled, n, common, t):
     sorted by mask."""
     tab = _tab
     scores_into(rolled, n, common, t, tab)
-    return [(m, tab[m] * 50) for m in range(1, 64) if tab[m]]
+    out = []
+    for m in range(1, 64):
+        if tab[m]:
+            out.append((m, tab[m] * 50))
+    return out
 
 
 # ---- checked helpers (tests, tools) -------------------------------------------------
