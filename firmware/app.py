@@ -129,6 +129,8 @@ class App:
         self.board = board
         self.dev = devices
         self.display = devices.display
+        # Text is drawn straight into the display's bytes (ui.gfx.bind: the frame time).
+        gfx.bind(self.display.fb, getattr(self.display, "buf", None))
         self.q = devices.queue
         self.buzzer = getattr(devices, "buzzer", None)
         self.shaker = getattr(devices, "shaker", None)
@@ -278,6 +280,16 @@ class App:
 
     resume = _go  # continue the saved game (main.py after a crash or a wake)
 
+    def _feedback(self):
+        """A game's start or Continue takes longer than a frame (its modules load): the
+        key press shows at once, a bar over the frame on the panel, before the work
+        (tools/bench.py's frame model: the feedback row)."""
+        fb = self.display.fb
+        fb.fill_rect(0, 54, 128, 10, 0)
+        fb.fill_rect(0, 55, 128, 9, 1)
+        gfx.center(fb, "LOADING...", 57, 0)
+        self.display.show()
+
     # ---- the frame ---------------------------------------------------------------
 
     def step(self, now_ms):
@@ -333,6 +345,8 @@ class App:
             scr.update(q)
             if self.go:
                 scr = None  # the screen that asked goes too (see _go())
+                if self.go != _MENU:
+                    self._feedback()
                 while self.go:  # (a game that cannot be continued goes back to the menu)
                     self._go(self.go)
         q.clear()

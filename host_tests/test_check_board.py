@@ -130,6 +130,22 @@ def test_malformed_entries():
          "sensitivity")
 
 
+def test_i2c_clock():
+    # Every real profile states its clock (the frame model's bus time reads it).
+    for f in sorted(os.listdir(os.path.join(ROOT, "boards"))):
+        if f.endswith(".py"):
+            p = check_board.load(os.path.join(ROOT, "boards", f))
+            assert "freq" in p["I2C"], f
+    bus = dict(_devkit()["I2C"])
+    del bus["freq"]
+    _one(check_board.check(_devkit(I2C=dict(bus, freq=3400000))), "I2C freq must be")
+    _one(check_board.check(_devkit(I2C=dict(bus, freq="fast"))), "I2C freq must be")
+    _one(check_board.check(_devkit(I2C=dict(bus, freq=1000000))), "needs a freq_source")
+    assert not check_board.check(_devkit(I2C=dict(bus, freq=1000000,
+                                                  freq_source="a datasheet")))
+    assert not check_board.check(_devkit(I2C=dict(bus, freq=100000)))
+
+
 def test_command_line(tmp_path):
     bad = tmp_path / "broken.py"
     bad.write_text(

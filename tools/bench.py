@@ -20,6 +20,10 @@ of a plain ESP32, 56 KB (reported: the heap need not grow).
 --quick: only what the goals need (a few minutes): the paths on the 32-bit port, zero
   bytes allocated per frame (idle menu, tumbling dice, cursors) and <= 2 display
   pages sent for a cursor move. Exits 1 with a message per missed goal.
+Full run only: the ESP32 time model (tools/bench/frame_model.py; README "Frame time on
+the device"): per scene, each frame's compute on the 32-bit port x the ratio of a
+pystone score here to the published ESP32 score, plus its bus time; its goals are AIM
+lines here and host_tests/test_frame_time.py gates the steady state.
 Every run prints `GOAL name PASS|MISS value limit` lines for the enforced goals and
 `AIM ...` lines for the reported ones (host_tests/test_bench_quick.py reads them).
 Without a 32-bit interpreter (no source or no -m32 compiler) the memory goals are left
@@ -43,6 +47,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import build as buildmod  # noqa: E402
 import codes as codesmod  # noqa: E402
+import frame_model  # noqa: E402
 import mp32  # noqa: E402
 
 HARNESS = "tools/bench/harness.py"
@@ -410,6 +415,43 @@ class Bench:
                 self.goal("pages_" + nm, pages <= GOAL_PAGES, pages, GOAL_PAGES,
                           "%s sends %d pages in one frame (page masks %s)" % (nm, pages, masks))
 
+    # ---- 7. frame time on an ESP32 (the model) -----------------------------------------
+
+    def frame_times(self):
+        """The ESP32 time model (tools/bench/frame_model.py): per scene, whole games and
+        random play; AIM lines (make test gates the steady state: test_frame_time.py)."""
+        binary = self.mp32 or self.mp
+        name = MP32_REL if self.mp32 else "micropython"
+        frame_model.prepare(mp32.source())
+        paths = [("new:1", "-", SEED), ("new:2", "-", SEED)]
+        for k in (1, 2):
+            if "save%d" % k in self.data:
+                paths.append(("cont:%d" % k, self.data["save%d" % k], SEED))
+        paths += [("rand:1", self.data.get("used", "-"), SEED),
+                  ("rand:2", self.data.get("used", "-"), SEED)]
+        frames, us_pass = frame_model.measure(binary, LIB_REL, self.jobs, paths)
+        hz = frame_model.i2c_hz()
+        ratio, rows, goals = frame_model.model(frames, us_pass, hz)
+        _, slow_rows, _ = frame_model.model(frames, us_pass, hz,
+                                            esp32=frame_model.ESP32_PYSTONE_SLOW)
+        cmd = " ".join(frame_model.command(name, LIB_REL, "<data>", "<path>", "<seed>"))
+        self.details.append((
+            "7. Frame time on an ESP32, estimated (README \"Frame time\"): compute on %s "
+            "(%s) x %.1f (misc_pystone %.0f passes/s here / %.2f on an ESP32 at %d MHz) + "
+            "the bus at %d kHz; paths %s, each run %d times (a frame's quickest run "
+            "counts); `%s`" % (
+                name, frame_model.version_of(binary), ratio, 1e6 / us_pass,
+                frame_model.ESP32_PYSTONE, frame_model.ESP32_MHZ, hz // 1000,
+                ", ".join("%s (seed %d)" % (p, sd) for p, _, sd in paths), frame_model.RUNS,
+                cmd),
+            ("scene", "frames", "p50", "p90", "p99", "max", "bus (worst)", "goal", "",
+             "p99 / max at the slowest published ESP32 score (%.2f)" %
+             frame_model.ESP32_PYSTONE_SLOW),
+            [frame_model.row_cells(r) + ("%.1f / %.1f ms" % (sr[5], sr[6]),)
+             for r, sr in zip(rows, slow_rows)]))
+        for name_, ok, value, limit, msg in goals:
+            self.goal(name_, ok, value, limit, msg, enforced=False)
+
     # ---- 4. footprint ------------------------------------------------------------------
 
     def footprint(self, listing, dev):
@@ -606,6 +648,7 @@ def main(argv=None):
         b.heap()
         b.save_hints()
         if not args.quick:
+            b.frame_times()
             b.boot()
             b.imports()
     finally:

@@ -13,7 +13,9 @@ Rules (ESP32 = "esp32", ESP32-S3 = "esp32s3"; "host" profiles get the generic on
   switch) or as an input that needs the chip's pull-up (button or switch "internal");
 - strapping pins used in a way that can break boot (below);
 - two I2C devices on one address, and an address the chip cannot have;
-- a battery on a pin without an ADC; malformed entries (types, sizes, keys).
+- a battery on a pin without an ADC; malformed entries (types, sizes, keys);
+- the I2C clock outside 100 kHz-1 MHz, or above 400 kHz (the default, the panels'
+  datasheet fast mode) without I2C["freq_source"] saying where it comes from.
 
 Strapping pins are read at reset, before the firmware runs, so what matters is the
 level the wiring can force on the pin then. Each use has the levels it can impose at
@@ -140,6 +142,16 @@ def _shape(p, errors):
             errors.append("missing %s" % k)
     if p.get("CHIP") not in ("esp32", "esp32s3", "host"):
         errors.append("CHIP must be 'esp32', 'esp32s3' or 'host', not %r" % (p.get("CHIP"),))
+    bus = p.get("I2C") or {}
+    f = bus.get("freq", 400000)  # hal.devices' default
+    if not isinstance(f, int) or not 100000 <= f <= 1000000:
+        errors.append("I2C freq must be 100000-1000000 Hz (400000: the default), "
+                      "not %r" % (f,))
+    elif f > 400000 and not bus.get("freq_source"):
+        # Fast-mode Plus is beyond the SSD1306/SH1106 datasheets' 400 kHz: a board that
+        # runs its panel faster names where that fact comes from.
+        errors.append("I2C freq %d above 400000 needs a freq_source (where the panel is "
+                      "known to run at it)" % f)
     d = p.get("DISPLAY") or {}
     if d.get("type") not in ("ssd1306", "sh1106"):
         errors.append("DISPLAY type must be 'ssd1306' or 'sh1106', not %r" % (d.get("type"),))

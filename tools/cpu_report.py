@@ -12,18 +12,20 @@
   step of think() over seeded games (Shake Up 2 and 4 players, spots off and on;
   Frenzy 2 and 4 players in both schedules and solo), every skill; each decision
   and each step timed 5 times, the fastest kept (the machine's other work only
-  adds). Then the estimate for a 240 MHz ESP32: the figure times ESP32_RATIO.
+  adds). Then the estimate for an ESP32 at its default 160 MHz: the figure times
+  ESP32_RATIO.
 - memory: heap bytes kept by importing each CPU module and after HARD games with
   its table open (gc.collect() first), and the most one decision allocates
   (MicroPython only; --lib build/<board>: the built .mpy files, as on the device).
 
-ESP32_RATIO: how much slower the ESP32 runs the same Python than this machine. Until
-tools/bench has a measured ratio (issue 19), it is PROVISIONAL: the score of
-MicroPython's own pystone benchmark (tests/perf_bench/misc_pystone.py of the source
-tree tools/mp32.py unpacks) on this interpreter, divided by the published score of
-the same benchmark on an ESP32 at 240 MHz, ESP32_PYSTONE. That figure is one
-maintainer's run (micropython/micropython issue 6565, 2020-11-18: 1166 for
-v1.13-180 with MicroPython pinned to core 0; 1732 for v1.13): the lower is used.
+ESP32_RATIO: how much slower the ESP32 runs the same Python than this machine: the
+score of MicroPython's own pystone benchmark (tests/perf_bench/misc_pystone.py of the
+source tree tools/mp32.py unpacks) on this interpreter, divided by the published
+score of the same benchmark on an ESP32, ESP32_PYSTONE. The frame model
+(tools/bench/frame_model.py, README "Frame time on the device") has the sources: one
+maintainer's run, micropython/micropython issue 6565, 2020-11-18: 1731.94 for v1.13,
+1166.32 for v1.13-180 (MicroPython pinned to core 0). The CPUs' estimate takes the
+lower, the frame model's error bound (ESP32_PYSTONE_SLOW), so it errs slow.
 Without the source tree, ESP32_RATIO_FALLBACK (measured on the 32-bit gauge so).
 File reads (the tables) are timed as this machine's filesystem does them.
 """
@@ -43,7 +45,7 @@ except ImportError:  # CPython
 
 import selfplay  # noqa: E402,F401  (puts firmware/ on the path)
 
-ESP32_PYSTONE = 1166   # misc_pystone score (loops/s), ESP32 240 MHz, see above
+ESP32_PYSTONE = 1166.32  # = frame_model.ESP32_PYSTONE_SLOW (passes/s, ESP32, 160 MHz)
 ESP32_RATIO_FALLBACK = 150  # 32-bit gauge: 178,571 / 1166 = 153 (2026-12-01)
 STEP_GOAL_MS = 10      # no think() step past this on the ESP32 (a frame is 33 ms)
 PYSTONE = "build/mp32/src/micropython-1.28.0/tests/perf_bench/misc_pystone.py"
@@ -77,7 +79,7 @@ def esp32_ratio():
         run()
         dt = ticks_diff(ticks_us(), t0)
         best = max(best, 300 * 1000000 // dt)
-    return best / ESP32_PYSTONE, "pystone %d here / %d on the ESP32" % (best, ESP32_PYSTONE)
+    return best / ESP32_PYSTONE, "pystone %d here / %d on the ESP32" % (best, int(ESP32_PYSTONE))
 
 
 def _timed(fn):

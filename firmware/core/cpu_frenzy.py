@@ -78,7 +78,7 @@ _E_STOP = b"\x06\x06\x07\x0a\x0e\x14"
 
 _POP = bytes(bin(m).count("1") for m in range(32))
 _HEAD = const(40)  # header bytes per (three-1s option, number): 10 rows of 4
-# Work per think() step (each well under 10 ms on a 240 MHz ESP32; see tools/cpu_report.py):
+# Work per think() step (each well under 10 ms on an ESP32 at 160 MHz; see tools/cpu_report.py):
 _BATCH = const(4)  # selections HARD values per step (EASY and NORMAL: 4 times as many)
 _MASKS = const(8)  # masks of the rolled dice scored per step (a take's, a WILD's)
 
@@ -102,7 +102,7 @@ def think(game, skill, rng=None, table=None):
     """choose() in bounded steps, for an interface that thinks between frames: a
     generator that yields None after each step (the WILD's scoring pass in parts and
     each value tried; a take's selections and each batch of them valued), then the
-    decision; every step well under 10 ms on a 240 MHz ESP32 (tools/cpu_report.py).
+    decision; every step well under 10 ms on an ESP32 at 160 MHz (tools/cpu_report.py).
     Drive it with a time budget per frame: next() until the decision comes or the
     frame's share for thinking is used. Nothing is read from the game until the
     first next()."""

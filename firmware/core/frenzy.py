@@ -54,7 +54,7 @@ except ImportError:
 
 from core.dice import TWOX, WILD
 from core.frenzy_score import COMMON_BIT, dice_in, farkle_of, ones_table, points_of, \
-    selections_of
+    scores_into, selections_of
 
 # Schedules
 RELAY = const(0)
@@ -261,6 +261,15 @@ class Game:
         if self.phase != PH_TAKE or not isinstance(mask, int):
             return 0
         return points_of(self.rolled, self.nrolled, self.usable(), mask, self._t)
+
+    def scores(self, out):
+        """out[mask] = points(mask) // 50 for every mask 0-63 (a bytearray of 64): the
+        current roll's whole table at once (all 0 outside PH_TAKE)."""
+        if self.phase != PH_TAKE:
+            for m in range(64):
+                out[m] = 0
+            return
+        scores_into(self.rolled, self.nrolled, self.usable(), self._t, out)
 
     def legal(self):
         """The legal decisions now, as a list: TAKE | each scoring selection in

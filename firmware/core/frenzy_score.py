@@ -162,27 +162,38 @@ def farkle_of(rolled, n, common):
     return True
 
 
+def scores_into(rolled, n, common, t, out):
+    """out[mask] = the points of each selection mask 0-63 of the first n rolled dice,
+    in units of 50 (0: it does not score): the roll's whole table at once, without a
+    list (core.frenzy Game.scores, the screen's TAKE)."""
+    # keys[m] = the set of rolled dice in mask m, built from m without its lowest bit.
+    keys = _keys
+    pv = _PER_VALUE
+    for m in range(64):
+        out[m] = 0
+    w = 0 if common is None else 1 << 3 * (common - 1)
+    for m in range(1, 1 << n):
+        low = m & -m
+        k = keys[m ^ low] + (1 << 3 * (rolled[_LOWIDX[low]] - 1))
+        keys[m] = k
+        c = pv[_POP + m]
+        out[m] = score_key(k, c, t) // 50
+        if w:
+            out[m | COMMON_BIT] = score_key(k + w, c + 1, t) // 50
+
+
+_tab = bytearray(64)  # selections_of's table
+
+
 def selections_of(rolled, n, common, t):
     """Every selection of the first n rolled dice that scores, as (mask, points),
     sorted by mask."""
-    # keys[m] = the set of rolled dice in mask m, built from m without its lowest bit.
-    keys = _keys
+    tab = _tab
+    scores_into(rolled, n, common, t, tab)
     out = []
-    full = 1 << n
-    pv = _PER_VALUE
-    for m in range(1, full):
-        low = m & -m
-        i = _LOWIDX[low]
-        keys[m] = keys[m ^ low] + (1 << 3 * (rolled[i] - 1))
-        p = score_key(keys[m], pv[_POP + m], t)
-        if p:
-            out.append((m, p))
-    if common is not None:
-        w = 1 << 3 * (common - 1)
-        for m in range(1, full):
-            p = score_key(keys[m] + w, pv[_POP + m] + 1, t)
-            if p:
-                out.append((m | COMMON_BIT, p))
+    for m in range(1, 64):
+        if tab[m]:
+            out.append((m, tab[m] * 50))
     return out
 
 

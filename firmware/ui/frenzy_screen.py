@@ -124,7 +124,8 @@ class FrenzyScreen(Screen):
         self.cur = 0
         self.mask = 0  # PH_TAKE: the selection being built
         self.wildv = 1  # PH_WILD: the value offered
-        self.ok_take = bytearray(64)  # PH_TAKE: 1 where TAKE|mask is legal
+        self.ok_take = bytearray(64)  # PH_TAKE: points // 50 of TAKE|mask (0: not legal)
+        self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
         # The dice row as shown is a snapshot, so overlays keep the roll they are about
         # (the core keeps the dice past nrolled at 0).
@@ -371,19 +372,24 @@ class FrenzyScreen(Screen):
         n = 0
         can_roll = can_stop = False
         ok_take = self.ok_take
-        for i in range(64):
-            ok_take[i] = 0
         if v == V_PLAY and ph == PH_TAKE:
-            # TAKE|m is legal exactly when m scores: asking the points of each mask
-            # builds no list of selections (their garbage was the largest block
-            # allocated during play).
-            for m in range(1, 64):
-                if g.points(m):
-                    ok_take[m] = 1
-        elif v == V_PLAY and ph != PH_OVER:
+            # TAKE|m is legal exactly when m scores: the roll's table of every mask's
+            # points (no list of selections: their garbage was the largest block
+            # allocated during play), made again only when the roll changed, not per
+            # toggled die (the frame model: 63 points() calls were ~1 s on an ESP32).
+            st = g.nrolled | (g.usable() or 0) << 3
+            for i in range(g.nrolled):
+                st = st << 3 | g.rolled[i]
+            if st != self.scored:
+                self.scored = st
+                g.scores(ok_take)
+        else:
+            self.scored = -1
+            for i in range(64):
+                ok_take[i] = 0
             # What Game.legal() lists, without building its list: COMMON_ROLL or ROLL,
             # in PH_DECIDE ROLL and STOP (and in PH_WILD every value, which _key allows).
-            if ph != PH_WILD:
+            if v == V_PLAY and ph != PH_OVER and ph != PH_WILD:
                 can_roll = True
                 can_stop = ph == PH_DECIDE
         self.rolling = False
@@ -466,7 +472,7 @@ class FrenzyScreen(Screen):
             elif ph == PH_TAKE:
                 # The points of the selection, and a line saying what to do about
                 # it: a first-time player sees why TAKE cannot be pressed yet.
-                p = g.points(m)
+                p = self.ok_take[m] * 50  # the roll's table (_sync)
                 self.t_pts = "+%d" % p if p else "+0"
                 if self.ok_take[m]:
                     self.t_info = "TAKE: SET THEM ASIDE"
@@ -738,7 +744,7 @@ class FrenzyScreen(Screen):
             it = self.items[i]
             cur = i == self.cur
             if it == IT_TAKE:
-                x = _button(fb, "TAKE", x, cur, self.ok_take[self.mask] == 1)
+                x = _button(fb, "TAKE", x, cur, self.ok_take[self.mask] != 0)
             elif it == IT_ROLL:
                 x = _button(fb, "ROLL", x, cur)
             elif it == IT_STOP:

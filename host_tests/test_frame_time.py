@@ -1,0 +1,72 @@
+"""The steady-state frame goal by the ESP32 time model (tools/bench/frame_model.py,
+README "Frame time on the device"): idle, redraw (cursor, live score) and tumble frames
+of a scripted 4-player game of each kind, p99 <= 33 ms on an ESP32 including the bus.
+
+The estimate is a ratio, not an absolute time: each frame's compute on the MicroPython
+unix port (32-bit if built, else the 64-bit one) against MicroPython's pystone measured
+in the same runs, times the published ESP32 pystone score, plus the frame's bus time.
+Each game runs twice, identically, and a frame counts with its quicker run; the limit
+gets MARGIN for what noise is left on a busy machine.
+
+Goals not met yet are in OPEN with the estimate recorded then (ms) plus the margin: the
+test fails when one gets worse and when it starts to pass (then delete its entry).
+"""
+import os
+import sys
+
+import pytest
+from conftest import ROOT, micropython_bin
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
+import frame_model  # noqa: E402
+import mp32  # noqa: E402
+
+MARGIN = 1.25
+RUNS = 2
+# goal -> estimate recorded (ms, p99 on the 32-bit port: the worst of the runs made when
+# recorded, on a loaded machine; README "Frame time on the device" has the table)
+OPEN = {"frame_menu_redraw": 48.0, "frame_shakeup_redraw": 95.0,
+        "frame_shakeup_tumble": 55.0, "frame_frenzy_redraw": 95.0,
+        "frame_frenzy_tumble": 60.0}
+STEADY = ["frame_menu_idle", "frame_menu_redraw"] + [
+    f"frame_{k}_{s}" for k in ("shakeup", "frenzy") for s in ("idle", "redraw", "tumble")]
+
+
+@pytest.fixture(scope="module")
+def estimates():
+    binary = mp32.binary() or micropython_bin()  # CI=true: the 32-bit port is required
+    if not os.path.exists(binary):
+        pytest.skip("no MicroPython unix port")
+    import build
+    import codes
+    build.build("sim", os.path.join(ROOT, "build", "bench"))
+    codes.write()
+    frame_model.prepare(mp32.source())
+    frames, us_pass = frame_model.measure(
+        binary, "build/bench/sim", 2, [("new:1", "-", 1), ("new:2", "-", 1)], RUNS)
+    ratio, rows, goals = frame_model.model(frames, us_pass, frame_model.i2c_hz())
+    table = frame_model.table(rows)
+    return dict((g[0], float(g[2])) for g in goals), ratio, table
+
+
+def test_steady_state_frames_within_33_ms(estimates):
+    got, ratio, table = estimates
+    bad = []
+    for name in STEADY:
+        assert name in got, f"the model measured no {name}:\n{table}"
+        v = got[name]
+        if name in OPEN:
+            if v <= frame_model.STEADY_MS:
+                bad.append(f"{name} now passes ({v} ms): delete it from OPEN")
+            elif v > OPEN[name] * MARGIN:
+                bad.append(f"{name} got worse: {v} ms (recorded {OPEN[name]} ms)")
+        elif v > frame_model.STEADY_MS * MARGIN:
+            bad.append(f"{name}: p99 {v} ms > {frame_model.STEADY_MS} ms")
+    assert not bad, "\n".join(bad) + f"\nratio {ratio:.1f}\n{table}"
+
+
+def test_ratio_is_plausible(estimates):
+    # The unix port on a PC runs pystone tens to a few hundred times as fast as an ESP32.
+    got, ratio, table = estimates
+    assert 20 < ratio < 1000, ratio

@@ -1,0 +1,205 @@
+"""Compute time per frame of the real App, by scene: the raw figures of the ESP32 time
+model (tools/bench/frame_model.py; tools/bench.py, host_tests/test_frame_time.py).
+
+    micropython tools/bench/frametime.py ROOT LIB DATA PATH SEED [FRAMES [FS]]
+
+First the reference loop: MicroPython's tests/perf_bench/misc_pystone.py (put into
+build/bench/perf_pystone.py by frame_model.prepare, from the shared source tree), run
+REF_RUNS short times on the fresh interpreter (`R pystone US PASSES` each; under load the
+quickest is the undisturbed one). Then PATH as harness.py plays it (new:K, cont:K with
+the saved game in DATA, rand:K for FRAMES frames; the pilot and the monkey), on the
+stand-in devices of modes.py (the real display driver on a counting bus, inputs into
+the event queue) and the host's files in FS (DATA copied in): the simulator's device
+models and the bench's LittleFS are host code with ~0.6 MB of heap, which would make
+every collection far dearer than on the device. Every App.step() from the menu on is
+timed, with a collection before it outside the timing (the firmware's own collections
+stay inside), and printed after it:
+
+    R f SCENE GROUP US BYTES WRITES POLL_US DRAW_US
+
+BYTES: what the display sent (address and control bytes included); WRITES: its bus
+transactions; POLL_US: of US, the stand-in devices' poll; DRAW_US: the screen's draw()
+alone, timed once more after the frame (frames that sent something). SCENE: 0 idle
+(nothing sent), 1 redraw (a key's effect on the same screen: cursor, live score),
+2 tumble, 3 screen change, 4 start (menu -> a game: a new game or a Continue),
+5 feedback (a start's frame until its first frame was sent: the key press shown before
+the work; printed before the start's own line), 6 a store write (a decision saved).
+GROUP: 0 menu screens, 1 Shake Up, 2 Farkle Frenzy.
+"""
+import gc
+import sys
+
+from harness import mkdir, out, paths, ticks_diff, ticks_us
+
+MENU_NAMES = ("splash", "menu", "setup", "settings", "howto", "stats", "screen")
+REF_RUNS = 200     # short runs: the fastest is the one no other process interrupted
+REF_PASSES = 100
+
+
+class Timer:
+    """Stands in for app.step: times the real one, classifies the frame and prints its
+    line after the timing (a collection before each frame clears what printing left)."""
+
+    def __init__(self, app, bus, kind):
+        self.app = app
+        self.step0 = app.step
+        self.bus = bus
+        self.kind = kind
+        self.poll0 = app.dev.poll
+        self.show0 = app.display.show
+        self.tpoll = 0
+        self.keep = bytearray(len(app.display.buf))
+        self.first = -1
+        self.first_bytes = self.first_writes = self.t0 = self.b0 = self.w0 = 0
+
+    def group(self, scr):
+        return 0 if getattr(scr, "NAME", "screen") in MENU_NAMES else self.kind
+
+    def poll(self, now):
+        t0 = ticks_us()
+        self.poll0(now)
+        self.tpoll = ticks_diff(ticks_us(), t0)
+
+    def show(self):
+        """The display's show(): for a start, when its first frame went out (the
+        feedback: the key press shown before the work)."""
+        if self.first >= 0:
+            return self.show0()
+        self.first = ticks_diff(ticks_us(), self.t0) - self.tpoll  # the compute before it
+        n = self.show0()
+        self.first_bytes = self.bus.bytes - self.b0  # and what it sent
+        self.first_writes = self.bus.writes - self.w0
+        return n
+
+    def step(self, now):
+        app = self.app
+        bus = self.bus
+        gc.collect()
+        scr = app.screen
+        was = app.tumbling
+        self.b0 = b0 = bus.bytes
+        self.w0 = w0 = bus.writes
+        sw = app.store.writes
+        self.tpoll = 0
+        self.first = -1
+        self.t0 = t0 = ticks_us()
+        self.step0(now)
+        dt = ticks_diff(ticks_us(), t0)
+        after = app.screen
+        nb = bus.bytes - b0
+        g0 = self.group(scr)
+        g1 = self.group(after)
+        if after is not scr:
+            scene = 4 if g0 == 0 and g1 else 3
+        elif app.store.writes != sw:
+            scene = 6
+        elif was or app.tumbling:
+            scene = 2
+        elif nb:
+            scene = 1
+        else:
+            scene = 0
+        tp = self.tpoll
+        draw = 0
+        if nb and scene != 4:
+            # Of which drawing: the screen drawn once more, timed (the display's bytes
+            # put back after: the panel holds the frame with its notice, if any).
+            buf = app.display.buf
+            keep = self.keep
+            keep[:] = buf
+            fb = app.display.fb
+            t1 = ticks_us()
+            fb.fill(0)
+            after.draw(fb)
+            draw = ticks_diff(ticks_us(), t1)
+            buf[:] = keep
+        if scene == 4:
+            # The start's feedback first: until its first frame was sent.
+            first = self.first if self.first >= 0 else dt - tp
+            out("f", 5, g0, first + tp, self.first_bytes, self.first_writes, tp, 0)
+        out("f", scene, g1 or g0, dt, nb, bus.writes - w0, tp, draw)
+
+
+def pystone(perf_pystone):
+    """The reference loop, REF_RUNS times: `R pystone US PASSES`, before the harness
+    and the firmware load: the published figures ran on a fresh interpreter (a big,
+    fragmented heap makes its allocations slower)."""
+    for _ in range(REF_RUNS):
+        gc.collect()
+        perf_pystone.Setup()
+        t0 = ticks_us()
+        perf_pystone.Proc0(REF_PASSES)
+        out("pystone", ticks_diff(ticks_us(), t0), REF_PASSES)
+
+
+def _copy_data(data, fs):
+    """The data files (a host folder, or -) into the App's folder, which is emptied."""
+    import os
+    mkdir(fs)
+    for name in os.listdir(fs):
+        os.remove(fs + "/" + name)
+    if data and data != "-":
+        for name in os.listdir(data):
+            with open(data + "/" + name, "rb") as f:
+                b = f.read()
+            with open(fs + "/" + name, "wb") as f:
+                f.write(b)
+
+
+def play(d, m, path, frames):
+    """The path as harness.Session plays it (from the menu, back to it), a frame at a
+    time through app.step."""
+    what, _, kind = path.partition(":")
+    kind = int(kind)
+    d.run(d.to_menu())
+    if what == "new":
+        d.run(d.new_game(kind, 4))
+    elif what == "cont":
+        d.run(d.open_item("CONTINUE"))
+    elif what == "rand":
+        m.start(d.app, d.now, kind, frames)
+        while m.tick():
+            pass
+        d.now = m.now
+        return
+    else:
+        raise ValueError("frametime: unknown path " + path)
+    d.start_play(kind)
+    while d.play_tick():
+        pass
+    d.run(d.to_menu())
+
+
+def main(argv):
+    root, lib, data, path, seed = argv[0], argv[1], argv[2], argv[3], int(argv[4])
+    frames = int(argv[5]) if len(argv) > 5 else 6000
+    fs = argv[6] if len(argv) > 6 else "/tmp/pocketdice_frametime"
+    paths(root, lib)
+    import perf_pystone
+    pystone(perf_pystone)  # first, on a fresh heap (as the published figures ran)
+    # The devices are stand-ins (modes.StandIn: the real display driver on a counting
+    # bus, inputs straight into the event queue) and the files are the host's: the
+    # simulator's device models and the bench's LittleFS on RAM blocks are host code, and
+    # their heap (~0.6 MB) would make every collection far dearer than on the device.
+    import monkey
+    import pilot
+    from modes import StandIn, StandInSim
+    _copy_data(data, fs)
+    from app import App
+    dev = StandIn()
+    app = App(None, fs_root=fs, devices=dev, source=pilot.XorShift(seed))
+    sim = StandInSim(dev)
+    d = pilot.Driver(app, sim, seed)
+    m = monkey.Monkey(sim, ("PREV", "NEXT", "OK", "BACK"), seed)
+    d.run(d.frames(1500))  # the splash
+    timer = Timer(app, dev.bus, int(path[-1]))
+    app.step = timer.step
+    app.dev.poll = timer.poll
+    app.display.show = timer.show
+    gc.collect()
+    play(d, m, path, frames)
+    out("ok", 1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
