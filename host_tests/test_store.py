@@ -327,8 +327,9 @@ def test_whole_tmp_without_file_is_promoted():
 
 def test_write_failure_is_reported_not_raised():
     root = _fresh()
-    os.mkdir(root + "/game.sav.tmp")  # the temp file cannot be created
     s = Store(root)
+    os.mkdir(root + "/game.sav.tmp")  # the temp file cannot be created (after the boot,
+    # which would clear the folder: test_never_lose.py, item 5)
     assert s.save_game(1, b"abc") is False
     assert s.problem == store.MSG_WRITE
     assert s.writes == 0

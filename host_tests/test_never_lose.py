@@ -1,0 +1,359 @@
+# portable: runs under MicroPython too
+"""Never losing a game, part 2 (issue 17): a full flash, a rename that keeps failing, a
+power cut at a game's end, a folder where a file should be. Each test is named after
+the issue's item it proves. The real LittleFS (lfs_rig) under both pythons where the
+filesystem matters; plain folders where it does not."""
+import os
+
+import store
+from checks import tmpdir, rmtree
+from core import games
+from lfs_rig import Lfs
+from store import Store
+from test_store import _Cut, _CutFile, _Plan
+
+BLOB_OLD = b"old-state-" * 8
+BLOB_NEW = b"NEW-STATE-" * 9
+
+
+def _count(ba, kind=games.SHAKEUP):
+    return store.stat(ba, games.ST_SU_GAMES if kind == games.SHAKEUP else games.ST_FF_GAMES)
+
+
+# ---- item 2: a game that ends while the flash is full is still counted ---------------
+
+def test_item2_full_flash_finish_still_counted():
+    fs = Lfs(16)
+    try:
+        s = Store(fs.root)
+        s.load_stats()
+        assert s.save_game(1, BLOB_OLD, b"\x01")
+        fs.fill()
+        assert not s.save_game(1, BLOB_NEW, b"\x01")   # the flash is full indeed
+        s.finish_game(games.SHAKEUP, 2)
+        assert _count(s.load_stats() if s._stats is None else s._stats) == 1  # in RAM
+        assert not s.has_game()                        # the game is over: no Continue
+        # Power off while still full: counted exactly once over stats + what Continue
+        # would finish again (the game's last save, kept since the count is not on disk).
+        t = Store(fs.root)
+        got = _count(t.load_stats()) + (1 if t.load_game() is not None else 0)
+        assert got == 1, got
+        # Space comes back: the next write of the first session commits the count.
+        fs.free()
+        assert s.save_game(1, BLOB_NEW, b"\x02")
+        u = Store(fs.root)
+        assert _count(u.load_stats()) == 1
+        assert u.load_game() == (1, BLOB_NEW, b"\x02")
+        assert u.problem is None
+    finally:
+        fs.close()
+
+
+def test_item2_full_flash_finish_counted_after_reboot():
+    """The count kept in RAM is not lost when the stats write keeps failing and the
+    power goes: the finished record on flash carries it (written before the stats)."""
+    fs = Lfs(16)
+    try:
+        s = Store(fs.root)
+        s.load_stats()
+        assert s.save_game(1, BLOB_OLD, b"\x01")
+        real = s._save
+
+        def no_stats(name, ftype, *parts):   # only the stats file finds no room
+            if name == store.STATS:
+                return False
+            return real(name, ftype, *parts)
+        s._save = no_stats
+        s.finish_game(games.SHAKEUP, 1)
+        assert _count(s._stats) == 1
+        t = Store(fs.root)                   # reboot: the count is committed then
+        assert _count(t.load_stats()) == 1
+        assert t.load_game() is None and not t.has_game()
+        assert _count(Store(fs.root).load_stats()) == 1
+    finally:
+        fs.close()
+
+
+# ---- item 3: a rename that keeps failing never loses both copies ---------------------
+
+class _RenameOs:
+    """os for store.py whose rename fails with errno err: always, or (fat) only when
+    the target exists; with a _Plan, a cut point after each step."""
+
+    def __init__(self, err, fat, plan=None):
+        self.err = err
+        self.fat = fat
+        self.plan = plan
+
+    def _at(self, step):
+        if self.plan is not None:
+            self.plan.at(step, True)
+
+    def stat(self, p):
+        return os.stat(p)
+
+    def mkdir(self, p):
+        return os.mkdir(p)
+
+    def rmdir(self, p):
+        return os.rmdir(p)
+
+    def remove(self, p):
+        os.remove(p)
+        self._at("removed")
+
+    def rename(self, a, b):
+        if not self.fat:
+            raise OSError(self.err)
+        try:
+            os.stat(b)
+            there = True
+        except OSError:
+            there = False
+        if there:
+            raise OSError(self.err)
+        os.rename(a, b)
+        self._at("renamed")
+
+
+_ERRNOS = (17, 13, 5, 16, 1, 28, 22, 39, 18)  # EEXIST EACCES EIO EBUSY EPERM ENOSPC EINVAL ENOTEMPTY EXDEV
+
+
+def _files(root):
+    return sorted(os.listdir(root))
+
+
+def test_item3_rename_failing_keeps_old_save():
+    root = tmpdir("item3")
+    real_os = store.os
+    try:
+        for err in _ERRNOS:
+            for fat in (False, True):
+                for n in os.listdir(root):
+                    os.remove(root + "/" + n)
+                assert Store(root).save_game(1, BLOB_OLD, b"\x01")
+                store.os = _RenameOs(err, fat)
+                try:
+                    s = Store(root)
+                    ok = s.save_game(1, BLOB_NEW, b"\x02")
+                    got_now = s.load_game()
+                finally:
+                    store.os = real_os
+                t = Store(root)
+                got = t.load_game()
+                want = (1, BLOB_NEW, b"\x02") if ok else (1, BLOB_OLD, b"\x01")
+                assert got == want, (err, fat, ok, got, _files(root))
+                assert got_now == want, (err, fat, ok, got_now)
+                assert t.problem is None and _files(root) == ["game.sav"], (err, _files(root))
+    finally:
+        store.os = real_os
+        rmtree(root)
+
+
+def test_item3_rename_failing_cut_at_every_step():
+    """A cut at every step of a save whose rename fails (or cannot replace): one
+    complete copy, old or new, is what the next boot finds."""
+    root = tmpdir("item3cut")
+    real_os = store.os
+    real_open = open
+    cuts = 0
+    try:
+        for err in (17, 5, 13):
+            for fat in (False, True):
+                n = 1
+                while True:
+                    for name in os.listdir(root):
+                        os.remove(root + "/" + name)
+                    Store(root).save_game(1, BLOB_OLD, b"\x01")
+                    plan = _Plan(n)
+                    store.os = _RenameOs(err, fat, plan)
+                    store.open = lambda p, m="r": _CutFile(real_open(p, m), plan) \
+                        if "w" in m else real_open(p, m)
+                    cut = False
+                    try:
+                        Store(root).save_game(1, BLOB_NEW, b"\x02")
+                    except _Cut:
+                        cut = True
+                    finally:
+                        store.os = real_os
+                        del store.open
+                    t = Store(root)
+                    got = t.load_game()
+                    assert got in ((1, BLOB_OLD, b"\x01"), (1, BLOB_NEW, b"\x02")), \
+                        (err, fat, n, got, _files(root))
+                    assert _files(root) == ["game.sav"], (err, fat, n, _files(root))
+                    if not cut:
+                        break
+                    cuts += 1
+                    n += 1
+        assert cuts >= 12
+    finally:
+        store.os = real_os
+        rmtree(root)
+
+
+# ---- item 4: a power cut at a game's end counts it exactly once ----------------------
+
+class _CutOs:
+    def __init__(self, plan, fat=False):
+        self.plan = plan
+        self.fat = fat
+
+    def stat(self, p):
+        return os.stat(p)
+
+    def mkdir(self, p):
+        return os.mkdir(p)
+
+    def rmdir(self, p):
+        return os.rmdir(p)
+
+    def remove(self, p):
+        os.remove(p)
+        self.plan.at("removed", True)
+
+    def rename(self, a, b):
+        if self.fat:
+            try:
+                os.stat(b)
+                there = True
+            except OSError:
+                there = False
+            if there:
+                raise OSError(17)
+        os.rename(a, b)
+        self.plan.at("renamed", True)
+
+
+def _finish_cut_at_every_step(fat):
+    root = tmpdir("item4")
+    real_os = store.os
+    real_open = open
+    n = 1
+    results = []
+    try:
+        while True:
+            for name in os.listdir(root):
+                os.remove(root + "/" + name)
+            s = Store(root)
+            st = s.load_stats()
+            store.record_game(st, games.SHAKEUP, 0)   # one game counted before
+            assert s.save_stats(st)
+            assert s.save_game(1, BLOB_OLD, b"\x01")   # the last save before the win
+            s = Store(root)
+            s.load_stats()
+            plan = _Plan(n)
+            store.os = _CutOs(plan, fat)
+            store.open = lambda p, m="r": _CutFile(real_open(p, m), plan) \
+                if "w" in m else real_open(p, m)
+            cut = False
+            try:
+                s.finish_game(games.SHAKEUP, 1)
+            except _Cut:
+                cut = True
+            finally:
+                store.os = real_os
+                del store.open
+            # Power back: boot; a saved game still there is continued and, replayed,
+            # ends again (counted again: finish_game).
+            t = Store(root)
+            t.load_stats()
+            if t.load_game() is not None:
+                t.finish_game(games.SHAKEUP, 1)
+            u = Store(root)
+            c = _count(u.load_stats())
+            assert u.problem is None, (n, u.problem)
+            assert u.load_game() is None, n
+            results.append(c)
+            assert c == 2, "cut at step %d: the game counted %d times" % (n, c - 1)
+            assert _files(root) == ["stats.dat"], (n, _files(root))
+            if not cut:
+                break
+            n += 1
+    finally:
+        store.os = real_os
+        rmtree(root)
+    return results
+
+
+def test_item4_power_cut_at_game_end_counts_once():
+    got = _finish_cut_at_every_step(False)
+    assert len(got) >= 6, got   # every cut point of the finished record, stats, remove
+
+
+def test_item4_power_cut_at_game_end_counts_once_without_atomic_rename():
+    got = _finish_cut_at_every_step(True)
+    assert len(got) >= 8, got
+
+
+# ---- item 5: a folder at a store path is moved aside or removed, and said -----------
+
+def _item5_case(fs_root, mkdir, write, listdir, where, full):
+    """A folder (empty or not) at `where`: the Store clears it at boot and says so;
+    saving and loading then work."""
+    mkdir(where)
+    if full:
+        write(where + "/x", b"junk")
+    s = Store(fs_root)
+    assert s.problem is not None, where
+    s.problem = None
+    assert s.load_settings() == bytearray(store.SETTINGS_DEFAULT)
+    s.load_stats()
+    assert s.save_game(1, BLOB_NEW, b"\x02"), (where, listdir())
+    st = s.load_settings()
+    st[store.S_SOUND] = 0
+    assert s.save_settings(st), where
+    s.finish_game(games.SHAKEUP, 0)
+    assert s.save_game(2, BLOB_OLD, b"\x03"), where
+    t = Store(fs_root)
+    assert t.problem is None, (where, t.problem)
+    assert t.load_game() == (2, BLOB_OLD, b"\x03"), where
+    assert t.load_settings()[store.S_SOUND] == 0, where
+    assert _count(t.load_stats()) == 1, where
+    names = [n for n in listdir() if not n.endswith(".bad")]
+    assert names == ["game.sav", "settings.dat", "stats.dat"], (where, listdir())
+
+
+_ITEM5_PATHS = ("game.sav", "game.sav.tmp", "settings.dat", "settings.dat.tmp",
+                "stats.dat", "stats.dat.tmp")
+
+
+def _wipe_tree(os_, root):
+    for n in os_.listdir(root):
+        p = root.rstrip("/") + "/" + n
+        try:
+            os_.remove(p)
+        except OSError:
+            for m in os_.listdir(p):
+                os_.remove(p + "/" + m)
+            os_.rmdir(p) if hasattr(os_, "rmdir") else os_.remove(p)
+
+
+def test_item5_folder_at_store_path_plain_folder():
+    root = tmpdir("item5")
+    try:
+        for where in _ITEM5_PATHS:
+            for full in (False, True):
+                _wipe_tree(os, root)
+
+                def mkdir(n):
+                    os.mkdir(root + "/" + n)
+
+                def write(n, d):
+                    f = open(root + "/" + n, "wb")
+                    f.write(d)
+                    f.close()
+                _item5_case(root, mkdir, write, lambda: _files(root), where, full)
+    finally:
+        _wipe_tree(os, root)
+        rmtree(root)
+
+
+def test_item5_folder_at_store_path_littlefs():
+    for where in _ITEM5_PATHS:
+        for full in (False, True):
+            fs = Lfs(16)
+            try:
+                _item5_case(fs.root, fs.mkdir, fs.write, fs.listdir, where, full)
+            finally:
+                fs.close()
