@@ -202,7 +202,11 @@ class _LfsOs:
             raise OSError(2, str(e)) from None
 
     def stat(self, p):
-        return self._call(self.fs.stat, p)
+        st = self._call(self.fs.stat, p)  # as the port's: (mode, ...)
+        return (0x4000 if st.type == 2 else 0x8000, 0, 0, 0, 0, 0, st.size)
+
+    def rmdir(self, p):
+        return self._call(self.fs.remove, p)
 
     def remove(self, p):
         return self._call(self.fs.remove, p)
