@@ -151,6 +151,7 @@ class App:
         self.notice2 = None
         self._notice_t = 0
         self._told_sensor = False
+        self.unsaved = False  # the last save of the game failed (see save())
         self.level = 0
         self.power = Power(self.settings)
         self.battery = None
@@ -227,10 +228,25 @@ class App:
         return True
 
     def save(self, kind, game, ui=b""):
+        st = self.store
+        had = st.problem
         try:
-            self.store.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
+            ok = st.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
+            return
+        # A save that cannot be written (the flash is full) is said once, at once;
+        # every decision tries again, and the first that is written says so.
+        if ok:
+            if self.unsaved:
+                self.unsaved = False
+                self.say("SAVED AGAIN")
+        else:
+            st.problem = had  # told here, not again at the menu
+            if self.unsaved:
+                return
+            self.unsaved = True
+            self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
 
     def finish(self, kind, game, best_round=0, total=0):
         # The stats counted and saved, the save cleared: resident code, nothing loaded.

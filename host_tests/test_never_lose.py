@@ -20,6 +20,63 @@ def _count(ba, kind=games.SHAKEUP):
     return store.stat(ba, games.ST_SU_GAMES if kind == games.SHAKEUP else games.ST_FF_GAMES)
 
 
+# ---- item 1: a full flash is said at once, once; play goes on; saving resumes ---------
+
+def _disk_game(fs):
+    got = Store(fs.root).load_game()
+    return None if got is None else got[1]
+
+
+def _shown_game(app):
+    scr = app.screen
+    if scr.NAME == "pass":
+        scr = scr.back
+    return scr.game.to_bytes()
+
+
+def test_item1_full_flash_save_notice():
+    import ui_rig
+    from test_faults import _play
+    from test_ui_shakeup import Pilot, start_game
+    fs = Lfs(24)
+    try:
+        r = ui_rig.Rig("item1", seed=5, fs=fs.root)
+        app = r.app
+        said = []
+        real_say = app.say
+
+        def say(line1, line2=None):
+            said.append((line1, line2, p.decisions))
+            real_say(line1, line2)
+        app.say = say
+        start_game(r, 2)
+        p = Pilot(r, 6)
+        _play(p, 4)
+        assert _disk_game(fs) == _shown_game(app)
+        assert not said
+        fs.fill()
+        kept = _disk_game(fs)
+        at = p.decisions
+        _play(p, 12)
+        assert p.decisions >= at + 10              # the game goes on
+        assert app.screen.NAME in ("shakeup", "pass")
+        assert _disk_game(fs) == kept              # nothing could be written...
+        assert len(said) == 1, said                # ...and the player was told once,
+        line1, line2, when = said[0]
+        assert when == at, (when, at)  # at the first save that failed (the pilot counts after),
+        words = line1 + " " + (line2 or "")
+        assert "NOT KEPT" in words and "PLAY ON" in words, words   # in plain words
+        assert app.store.problem is None           # (not told again at the menu)
+        fs.free()
+        _play(p, 1)                                # space is back: saving resumes
+        assert _disk_game(fs) == _shown_game(app)
+        assert len(said) == 2 and said[1][0] == "SAVED AGAIN", said
+        _play(p, 3)
+        assert _disk_game(fs) == _shown_game(app) and len(said) == 2
+    finally:
+        fs.close()
+
+
 # ---- item 2: a game that ends while the flash is full is still counted ---------------
 
 def test_item2_full_flash_finish_still_counted():
