@@ -83,7 +83,7 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 
 # The screens the menu opens: forgotten on every return to the menu. A game start also
 # forgets the menu itself (which keeps its cursor while it is up).
-_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats")
+_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room")
 
 
 def forget(names):
@@ -273,21 +273,41 @@ class App:
         forget(("ui.menu",))
         forget(_MENU_SCREENS)
         gc.collect()
-        from ui.launch import launch
-        forget(("ui.launch",))
-        got = launch(self, g)
-        launch = None  # ui.launch goes before the screen is made: the start's fullest heap
-        if got is None:
-            return
-        cls, game, ui = got
-        try:
-            scr = cls(self, game, ui)
-        except (ValueError, IndexError):
-            if ui is None:
-                raise  # a new game that cannot start is a bug, not a damaged save
-            self.store.reject_game()  # its screen state cannot be restored
-            self.menu()
-            return
+        tries = 2 if g < 0 else 1
+        while True:
+            try:
+                from ui.launch import launch
+                forget(("ui.launch",))
+                got = launch(self, g)
+                launch = None  # ui.launch goes before the screen: the start's fullest heap
+                if got is None:
+                    return
+                cls, game, ui = got
+                got = None
+                try:
+                    scr = cls(self, game, ui)
+                except (ValueError, IndexError):
+                    if ui is None:
+                        raise  # a new game that cannot start is a bug, not a damaged save
+                    self.store.reject_game()  # its screen state cannot be restored
+                    self.menu()
+                    return
+                break
+            except MemoryError:
+                # Continue short of heap: once more from a clean heap, then the player
+                # decides (ui.no_room): a save too big for this heap never loops.
+                tries -= 1
+                if g >= 0:
+                    raise
+                launch = got = cls = game = ui = scr = None
+                self.screen = self._blank
+                for row in GAMES_TABLE:
+                    forget(row[MODULES])
+                gc.collect()
+                if not tries:
+                    from ui.no_room import NoRoom
+                    self.show(NoRoom(self))
+                    return
         if ui is None:
             self.save(cls.KIND, game, b"")
         self.show(scr)
@@ -388,13 +408,12 @@ class App:
         if bat is not None and bat.update(now_ms):
             self.say("BATTERY LOW", "GAME IS SAVED")  # saved after every decision
 
-    def run(self):
-        wdt = None
-        try:
-            from machine import WDT
-            wdt = WDT(timeout=8000)
-        except (ImportError, AttributeError, ValueError, OSError):
-            pass
+    def run(self, wdt=None):
+        """The frame loop, for ever; wdt: the watchdog guard.start() armed before a
+        resume (else armed here)."""
+        if wdt is None:
+            from guard import watchdog
+            wdt = watchdog()
         t = ticks_ms()
         if self.power is not None:
             # Idle time counts from boot, not from the clock's zero (a host's ticks

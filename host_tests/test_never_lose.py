@@ -414,3 +414,250 @@ def test_item5_folder_at_store_path_littlefs():
                 _item5_case(fs.root, fs.mkdir, fs.write, fs.listdir, where, full)
             finally:
                 fs.close()
+
+
+# ---- item 7: Continue short of memory twice in a row asks the player, never loops ----
+
+def _nomem_rig(name):
+    """A Shake Up game a few decisions in, left for the menu (saved)."""
+    import ui_rig
+    from test_faults import _play
+    from test_ui_shakeup import Pilot, start_game
+    r = ui_rig.Rig(name, seed=8)
+    start_game(r, 2)
+    _play(Pilot(r, 9), 3)
+    r.press(ui_rig.BACK)
+    r.wait(300)
+    assert r.screen == "menu" and r.app.screen.items[0] == "CONTINUE", r.screen
+    return r
+
+
+def _short_of_memory(st):
+    """Every Continue's load raises MemoryError (as a heap too small for the saved
+    game does, in the launch or the screen); returns the count of tries."""
+    tries = [0]
+
+    def load_game():
+        tries[0] += 1
+        raise MemoryError("memory allocation failed")
+    st.load_game = load_game
+    return tries
+
+
+def test_item7_continue_out_of_memory_asks_keep_or_start_over():
+    import ui_rig
+    r = _nomem_rig("item7")
+    app = r.app
+    disk = Store(r.root).load_game()
+    tries = _short_of_memory(app.store)
+    app.screen.cur = 0
+    r.press(ui_rig.OK)                          # CONTINUE: no exception, no loop
+    assert tries[0] == 2, tries                 # twice in a row, then...
+    assert r.screen == "noroom", r.screen       # ...the player is asked
+    assert app.screen.items == ("KEEP IT", "START OVER")
+    r.wait(5000)
+    assert tries[0] == 2 and r.screen == "noroom"   # it waits for the player
+    r.press(ui_rig.OK)                          # KEEP IT: the menu, the save kept
+    assert r.screen == "menu" and app.screen.items[0] == "CONTINUE"
+    assert Store(r.root).load_game() == disk
+    app.screen.cur = 0
+    r.press(ui_rig.OK)                          # again: asked again, no crash
+    assert tries[0] == 4 and r.screen == "noroom"
+    r.press(ui_rig.NEXT)
+    r.press(ui_rig.OK)                          # START OVER: the save goes
+    assert r.screen == "menu" and "CONTINUE" not in app.screen.items
+    assert Store(r.root).load_game() is None
+    ui_rig._rmtree(r.root)
+
+
+def test_item7_resume_at_boot_out_of_memory_does_not_loop():
+    import ui_rig
+    from app import App
+    from core.seeded import Seeded
+    r = _nomem_rig("item7boot")
+    root = r.root
+    board = ui_rig._board("sim")
+    r.SIM.configure(board)
+    app = App(board, root, source=Seeded(3))    # the boot after a crash: resume
+    tries = _short_of_memory(app.store)
+    app.resume()
+    while app.go:
+        app._go(app.go)
+    assert tries[0] == 2 and app.screen.NAME == "noroom"
+    ui_rig._rmtree(root)
+
+
+# ---- items 8 and 9: the guarded start (main.py -> guard.start) -----------------------
+
+def _sim():
+    import machine
+    return machine.SIM
+
+
+def test_item8_watchdog_resets_counted_like_crashes():
+    import guard
+    import machine
+    root = tmpdir("item8")
+    sim = _sim()
+    got = []
+    try:
+        for _ in range(8):                      # a save that hangs: reset after reset
+            sim.reset_cause = machine.WDT_RESET
+            got.append(guard.boot(root))
+    finally:
+        sim.reset_cause = machine.PWRON_RESET
+    assert got[:3] == [True] * 3 and not any(got[3:]), got  # as MAX_TRIES crashes
+    assert "watchdog" in _text(root + "/crash.log")          # and a log says so
+    # Settled (a run past the quick window) or a power cycle: counting starts again.
+    assert guard.boot(root) is False            # power on: no resume, the count gone
+    sim.reset_cause = machine.WDT_RESET
+    try:
+        assert guard.boot(root) is True
+    finally:
+        sim.reset_cause = machine.PWRON_RESET
+    rmtree(root)
+
+
+def _text(path):
+    f = open(path)
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+class _Stop(BaseException):
+    """Ends the app's endless loop in a test (not an Exception: the guard lets it by)."""
+
+
+def _main(root, board):
+    """Boot the way the device does: firmware/main.py, with the guard's root at root
+    and `board` (a module-like profile, or a folder holding a board.py) as the profile."""
+    import sys
+    import guard
+    sys.modules.pop("board", None)
+    added = None
+    if isinstance(board, str):
+        sys.path.insert(0, board)
+        added = board
+    else:
+        sys.modules["board"] = board
+    saved = guard.ROOT if hasattr(guard, "ROOT") else None
+    guard.ROOT = root
+    guard.WAIT_MS = 0
+    try:
+        exec(_text("firmware/main.py"), {"__name__": "main"})
+    finally:
+        guard.ROOT = saved
+        if added:
+            sys.path.remove(added)
+        sys.modules.pop("board", None)
+
+
+def test_item8_watchdog_armed_before_resuming():
+    import ui_rig
+    import app as appmod
+    r = _nomem_rig("item8arm")
+    root = r.root
+    board = ui_rig._board("sim")
+    sim = _sim()
+    sim.configure(board)
+    f = open(root + "/restart.dat", "wb")      # the boot after a crash: resume
+    f.write(b"\x01")
+    f.close()
+    seen = []
+    real_resume, real_run = appmod.App.resume, appmod.App.run
+
+    def resume(self):
+        seen.append(sim.wdt is not None)
+        return real_resume(self)
+
+    def run(self, *a):
+        seen.append(self.screen.NAME)
+        raise _Stop()
+    appmod.App.resume = resume
+    appmod.App.run = run
+    try:
+        _main(root, board)
+        raise AssertionError("main.py returned")
+    except _Stop:
+        pass
+    finally:
+        appmod.App.resume, appmod.App.run = real_resume, real_run
+    assert seen[0] is True, seen               # the watchdog was running at resume
+    assert seen[1] in ("shakeup", "pass"), seen
+    ui_rig._rmtree(root)
+
+
+def _beeps(sim):
+    """How many times the buzzer pin went from silent to sounding."""
+    n = 0
+    on = False
+    for freq, duty in sim.pwm.log:
+        if duty and freq and not on:
+            n += 1
+        on = bool(duty and freq)
+    return n
+
+
+def _boot_twice(root, board, before=None):
+    """Two boots in a row the way the device does them; what each did."""
+    sim = _sim()
+    out = []
+    for _ in range(2):
+        resets = []
+        sim.on_reset = lambda: resets.append(1)
+        if before is not None:
+            before(sim)
+        sim.wdt = None
+        try:
+            _main(root, board)                 # returns: the REPL is there
+        finally:
+            sim.on_reset = None
+        out.append((len(resets), sim.wdt is not None, _beeps(sim)))
+    return out
+
+
+def test_item9_broken_board_profile_logged_repl_reachable():
+    folder = tmpdir("item9prof")
+    root = tmpdir("item9")
+    try:
+        f = open(folder + "/board.py", "w")
+        f.write("NAME = 'broken'\nI2C = {'id': 0, 'sda': 21,\n")   # a syntax error
+        f.close()
+        out = _boot_twice(root, folder)
+        assert out[0][0] == 1 and out[1][0] == 0, out   # one retry, then it stops
+        assert not out[0][1] and not out[1][1], out     # no watchdog: the REPL stays
+        log = _text(root + "/crash.log")
+        assert "SyntaxError" in log and "board" in log, log
+        # A profile with bad values: the same way out.
+        import ui_rig
+        b = ui_rig._board("sim")
+        b.BUTTONS = {"PREV": (32, "internal")}          # no OK button
+        _sim().configure(ui_rig._board("sim"))
+        root2 = tmpdir("item9vals")
+        out = _boot_twice(root2, b)
+        assert out[0][0] == 1 and out[1][0] == 0, out
+        assert "OK button" in _text(root2 + "/crash.log")
+        rmtree(root2)
+    finally:
+        rmtree(folder)
+        rmtree(root)
+
+
+def test_item9_missing_display_beeps_and_logs_bus_scan():
+    import ui_rig
+    root = tmpdir("item9disp")
+    board = ui_rig._board("sim")
+
+    def no_panel(sim):
+        sim.configure(board)
+        sim.fail(0x3C, True)                    # the panel does not answer
+    try:
+        out = _boot_twice(root, board, no_panel)
+        assert out[0][0] == 1 and out[1][0] == 0, out   # one retry, then the REPL
+        assert out[0][2] >= 3 and out[1][2] >= 3, out   # the buzzer's error pattern
+        log = _text(root + "/crash.log")
+        assert "0x3C" in log and "found: 0x68" in log, log   # looked for, and found
+    finally:
+        rmtree(root)
