@@ -275,7 +275,7 @@ def show_restart(display, code, line="Restarting..."):
 def crashed(exc, root="/", display=None, wait_ms=2500, reset=True, give_up=GIVE_UP):
     """The uncaught-exception path: log, mark, show, wait, reset. Returns the code
     when reset is False (tests, the simulator), or after give_up quick crashes in a
-    row (start(): 1 when the app never started: the profile or the display)."""
+    row (failed(): 1 when the app never started: the profile or the display)."""
     code = crash_log(root, exc)
     if mark_restart(root) > give_up:
         show_restart(display, code, "Stopped")

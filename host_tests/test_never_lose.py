@@ -202,6 +202,7 @@ def test_item3_rename_failing_keeps_old_save():
                 assert got == want, (err, fat, ok, got, _files(root))
                 assert got_now == want, (err, fat, ok, got_now)
                 assert t.problem is None and _files(root) == ["game.sav"], (err, _files(root))
+        print("faults: rename failing with %d errnos, 2 ways: the old save kept" % len(_ERRNOS))
     finally:
         store.os = real_os
         rmtree(root)
@@ -243,6 +244,7 @@ def test_item3_rename_failing_cut_at_every_step():
                         break
                     cuts += 1
                     n += 1
+        print("power cuts: %d inside saves whose rename fails, none lost" % cuts)
         assert cuts >= 12
     finally:
         store.os = real_os
@@ -330,6 +332,8 @@ def _finish_cut_at_every_step(fat):
     finally:
         store.os = real_os
         rmtree(root)
+    print("power cuts: %d at a game's end (rename %s), each game counted once" % (
+        len(results) - 1, "cannot replace" if fat else "atomic"))
     return results
 
 
