@@ -10,7 +10,7 @@ from checks import tmpdir, rmtree
 from core import games
 from lfs_rig import Lfs
 from store import Store
-from test_store import _Cut, _CutFile, _Plan
+from test_store import _Cut, _CutFile, _CutOs, _Plan
 
 BLOB_OLD = b"old-state-" * 8
 BLOB_NEW = b"NEW-STATE-" * 9
@@ -133,31 +133,13 @@ def test_item2_full_flash_finish_counted_after_reboot():
 
 # ---- item 3: a rename that keeps failing never loses both copies ---------------------
 
-class _RenameOs:
+class _RenameOs(_CutOs):
     """os for store.py whose rename fails with errno err: always, or (fat) only when
     the target exists; with a _Plan, a cut point after each step."""
 
     def __init__(self, err, fat, plan=None):
+        _CutOs.__init__(self, plan if plan is not None else _Plan(0), fat)  # (0: no cut)
         self.err = err
-        self.fat = fat
-        self.plan = plan
-
-    def _at(self, step):
-        if self.plan is not None:
-            self.plan.at(step, True)
-
-    def stat(self, p):
-        return os.stat(p)
-
-    def mkdir(self, p):
-        return os.mkdir(p)
-
-    def rmdir(self, p):
-        return os.rmdir(p)
-
-    def remove(self, p):
-        os.remove(p)
-        self._at("removed")
 
     def rename(self, a, b):
         if not self.fat:
@@ -170,7 +152,7 @@ class _RenameOs:
         if there:
             raise OSError(self.err)
         os.rename(a, b)
-        self._at("renamed")
+        self.plan.at("renamed", True)
 
 
 _ERRNOS = (17, 13, 5, 16, 1, 28, 22, 39, 18)  # EEXIST EACCES EIO EBUSY EPERM ENOSPC EINVAL ENOTEMPTY EXDEV
@@ -208,12 +190,28 @@ def test_item3_rename_failing_keeps_old_save():
         rmtree(root)
 
 
+def _cut_during(plan, os_, fn):
+    """Run fn() with store.py's os and open cutting the power at plan's step; True
+    when the cut came (fn did not finish)."""
+    real_os = store.os
+    real_open = open
+    store.os = os_
+    store.open = lambda p, m="r": _CutFile(real_open(p, m), plan) if "w" in m \
+        else real_open(p, m)
+    try:
+        fn()
+        return False
+    except _Cut:
+        return True
+    finally:
+        store.os = real_os
+        del store.open
+
+
 def test_item3_rename_failing_cut_at_every_step():
     """A cut at every step of a save whose rename fails (or cannot replace): one
     complete copy, old or new, is what the next boot finds."""
     root = tmpdir("item3cut")
-    real_os = store.os
-    real_open = open
     cuts = 0
     try:
         for err in (17, 5, 13):
@@ -224,17 +222,8 @@ def test_item3_rename_failing_cut_at_every_step():
                         os.remove(root + "/" + name)
                     Store(root).save_game(1, BLOB_OLD, b"\x01")
                     plan = _Plan(n)
-                    store.os = _RenameOs(err, fat, plan)
-                    store.open = lambda p, m="r": _CutFile(real_open(p, m), plan) \
-                        if "w" in m else real_open(p, m)
-                    cut = False
-                    try:
-                        Store(root).save_game(1, BLOB_NEW, b"\x02")
-                    except _Cut:
-                        cut = True
-                    finally:
-                        store.os = real_os
-                        del store.open
+                    cut = _cut_during(plan, _RenameOs(err, fat, plan),
+                                      lambda: Store(root).save_game(1, BLOB_NEW, b"\x02"))
                     t = Store(root)
                     got = t.load_game()
                     assert got in ((1, BLOB_OLD, b"\x01"), (1, BLOB_NEW, b"\x02")), \
@@ -247,47 +236,13 @@ def test_item3_rename_failing_cut_at_every_step():
         print("power cuts: %d inside saves whose rename fails, none lost" % cuts)
         assert cuts >= 12
     finally:
-        store.os = real_os
         rmtree(root)
 
 
 # ---- item 4: a power cut at a game's end counts it exactly once ----------------------
 
-class _CutOs:
-    def __init__(self, plan, fat=False):
-        self.plan = plan
-        self.fat = fat
-
-    def stat(self, p):
-        return os.stat(p)
-
-    def mkdir(self, p):
-        return os.mkdir(p)
-
-    def rmdir(self, p):
-        return os.rmdir(p)
-
-    def remove(self, p):
-        os.remove(p)
-        self.plan.at("removed", True)
-
-    def rename(self, a, b):
-        if self.fat:
-            try:
-                os.stat(b)
-                there = True
-            except OSError:
-                there = False
-            if there:
-                raise OSError(17)
-        os.rename(a, b)
-        self.plan.at("renamed", True)
-
-
 def _finish_cut_at_every_step(fat):
     root = tmpdir("item4")
-    real_os = store.os
-    real_open = open
     n = 1
     results = []
     try:
@@ -302,17 +257,7 @@ def _finish_cut_at_every_step(fat):
             s = Store(root)
             s.load_stats()
             plan = _Plan(n)
-            store.os = _CutOs(plan, fat)
-            store.open = lambda p, m="r": _CutFile(real_open(p, m), plan) \
-                if "w" in m else real_open(p, m)
-            cut = False
-            try:
-                s.finish_game(games.SHAKEUP, 1)
-            except _Cut:
-                cut = True
-            finally:
-                store.os = real_os
-                del store.open
+            cut = _cut_during(plan, _CutOs(plan, fat), lambda: s.finish_game(games.SHAKEUP, 1))
             # Power back: boot; a saved game still there is continued and, replayed,
             # ends again (counted again: finish_game).
             t = Store(root)
@@ -330,7 +275,6 @@ def _finish_cut_at_every_step(fat):
                 break
             n += 1
     finally:
-        store.os = real_os
         rmtree(root)
     print("power cuts: %d at a game's end (rename %s), each game counted once" % (
         len(results) - 1, "cannot replace" if fat else "atomic"))

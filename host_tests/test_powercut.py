@@ -213,35 +213,7 @@ def test_writes_per_game(kind, players):
 
 # ---- LittleFS: the rename is atomic on the device's filesystem too -----------------
 
-class _LfsOs:
-    """store.py's `os` on a littlefs-python filesystem (the ESP32's LittleFS v2)."""
-
-    def __init__(self, fs):
-        self.fs = fs
-
-    def _call(self, fn, *a):
-        try:
-            return fn(*a)
-        except OSError:
-            raise
-        except Exception as e:  # LittleFSError for a missing path, as the port says
-            raise OSError(2, str(e)) from None
-
-    def stat(self, p):
-        st = self._call(self.fs.stat, p)  # as the port's: (mode, ...)
-        return (0x4000 if st.type == 2 else 0x8000, 0, 0, 0, 0, 0, st.size)
-
-    def rmdir(self, p):
-        return self._call(self.fs.remove, p)
-
-    def remove(self, p):
-        return self._call(self.fs.remove, p)
-
-    def rename(self, a, b):
-        return self._call(self.fs.rename, a, b)
-
-    def mkdir(self, p):
-        return self._call(self.fs.mkdir, p)
+from lfs_rig import _Os as _LfsOs  # store.py's os on littlefs-python, as the port's  # noqa: E402
 
 
 class _Recorder:
