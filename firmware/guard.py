@@ -66,6 +66,7 @@ _LOG_CAP = const(2048)
 _boot_count = 0   # boot(): the restart mark's count (quick repeats), for mark_restart()
 _boot_ms = 0      # boot(): when it ran
 _watch = None     # boot(): the root whose watch.dat waits for the quick window to pass
+_stopped = False  # boot(): the last boot gave up, and its armed watchdog reset the board
 
 def _path(root, name):
     if not root:
@@ -169,6 +170,8 @@ def boot(root="/"):
     if n:
         _remove(root, MARK)
     cause = _reset_cause()
+    global _stopped
+    _stopped = cause == 1 and n > GIVE_UP  # the watchdog reset a device that gave up
     if cause == 1:  # the loop hung: a crash without a traceback
         n = max(n, _read_mark(root, WATCH)) + 1
         crash_log(root, RuntimeError("watchdog reset: the app stopped feeding it"))
@@ -242,6 +245,13 @@ def _sleep(ms):
         time.sleep_ms(ms)
     else:
         time.sleep(ms / 1000)
+
+
+def stay_stopped():
+    """main.py, first thing in its try: a device that gave up (REPL) with the
+    watchdog armed is reset by it; this boot gives up again at once (and arms none)."""
+    if _stopped:
+        raise RuntimeError("stopped: gave up after repeated crashes; power cycle to retry")
 
 
 def failed(exc, display, board, started):

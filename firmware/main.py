@@ -12,6 +12,7 @@ import guard
 resume = guard.boot(guard.ROOT)
 app = board = None
 try:
+    guard.stay_stopped()
     import board
     from app import App
     app = App(board, guard.ROOT)

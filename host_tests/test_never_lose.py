@@ -537,6 +537,37 @@ def test_item8_watchdog_armed_before_resuming():
     ui_rig._rmtree(root)
 
 
+def test_item8_watchdog_after_giving_up_stays_at_the_repl():
+    """A device that gave up (the REPL) with the watchdog armed is reset by it: that
+    boot gives up again at once, so the REPL stays reachable."""
+    import machine
+    import ui_rig
+    root = tmpdir("item8stop")
+    board = ui_rig._board("sim")
+    sim = _sim()
+    sim.configure(board)
+    f = open(root + "/restart.dat", "wb")
+    f.write(bytes((guard_give_up() + 1,)))   # crashed() gave up: "Stopped"
+    f.close()
+    resets = []
+    sim.on_reset = lambda: resets.append(1)
+    sim.reset_cause = machine.WDT_RESET
+    sim.wdt = None
+    try:
+        _main(root, board)                     # returns: the REPL
+    finally:
+        sim.on_reset = None
+        sim.reset_cause = machine.PWRON_RESET
+    assert resets == [] and sim.wdt is None, (resets, sim.wdt)
+    assert "stopped" in _text(root + "/crash.log")
+    rmtree(root)
+
+
+def guard_give_up():
+    import guard
+    return guard.GIVE_UP
+
+
 def _beeps(sim):
     """How many times the buzzer pin went from silent to sounding."""
     n = 0
