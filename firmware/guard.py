@@ -11,7 +11,7 @@ is logged:
         if resume: wdt = guard.watchdog(), app.resume()
         app.run(wdt)
     except Exception as e:
-        guard.failed(e, app_display_or_None, board_or_None, app_was_made)
+        guard_fail.failed(e, app_display_or_None, board_or_None, app_was_made)
 
 `crashed()` writes the traceback to `crash.log` (the previous one becomes
 `crash.old`), marks the restart in `restart.dat`, shows a short screen with an error
@@ -28,8 +28,8 @@ so a save that hangs the loop resumes MAX_TRIES times, then the menu comes up. T
 watchdog is armed before a resume, so a hang while resuming resets too.
 A failure before the app runs (the profile, the display) is retried once, then the
 device stops with the REPL reachable (no watchdog armed); with no display the buzzer
-sounds ERROR_BEEPS long beeps, and the log says what was looked for on the bus and
-what answered.
+sounds three long beeps, and the log says what was looked for on the bus and what
+answered (guard_fail.py: loaded only then).
 """
 import sys
 
@@ -58,7 +58,6 @@ ROOT = "/"          # where the files are (tests point it elsewhere)
 WAIT_MS = 2500      # how long the restarting screen stays
 MAX_TRIES = const(3)
 GIVE_UP = const(6)
-ERROR_BEEPS = const(3)
 _WDT_MS = const(8000)
 _QUICK_MS = const(30000)     # a crash this soon after boot counts as a repeat
 _LOG_CAP = const(2048)
@@ -221,45 +220,11 @@ def watchdog():
     return _Watchdog(w) if _watch is not None else w
 
 
-def error_beeps(board):
-    """No display to say it: ERROR_BEEPS long low beeps on the profile's buzzer."""
-    try:
-        pin = getattr(board, "BUZZER", None)
-        if pin is None:
-            return
-        from machine import PWM, Pin
-        p = PWM(Pin(pin), freq=440, duty_u16=0)
-        for _ in range(ERROR_BEEPS):
-            p.duty_u16(32768)
-            _sleep(300)
-            p.duty_u16(0)
-            _sleep(150)
-        p.deinit()
-    except Exception:
-        pass
-
-
-def _sleep(ms):
-    import time
-    if hasattr(time, "sleep_ms"):
-        time.sleep_ms(ms)
-    else:
-        time.sleep(ms / 1000)
-
-
 def stay_stopped():
     """main.py, first thing in its try: a device that gave up (REPL) with the
     watchdog armed is reset by it; this boot gives up again at once (and arms none)."""
     if _stopped:
         raise RuntimeError("stopped: gave up after repeated crashes; power cycle to retry")
-
-
-def failed(exc, display, board, started):
-    """main.py's except: an exception ended the app (started: App() was made) or its
-    start (the profile or the display: retried once, then stop with the REPL)."""
-    if display is None and board is not None:
-        error_beeps(board)  # nothing can be shown: say it with the buzzer
-    crashed(exc, ROOT, display, WAIT_MS, True, GIVE_UP if started else 1)
 
 
 def show_restart(display, code, line="Restarting..."):
@@ -285,14 +250,18 @@ def show_restart(display, code, line="Restarting..."):
 def crashed(exc, root="/", display=None, wait_ms=2500, reset=True, give_up=GIVE_UP):
     """The uncaught-exception path: log, mark, show, wait, reset. Returns the code
     when reset is False (tests, the simulator), or after give_up quick crashes in a
-    row (failed(): 1 when the app never started: the profile or the display)."""
+    row (guard_fail.failed(): 1 when the app never started: the profile, the display)."""
     code = crash_log(root, exc)
     if mark_restart(root) > give_up:
         show_restart(display, code, "Stopped")
         return code             # main.py ends: the REPL is there for a look
     show_restart(display, code)
     try:
-        _sleep(wait_ms)
+        import time
+        if hasattr(time, "sleep_ms"):
+            time.sleep_ms(wait_ms)
+        else:
+            time.sleep(wait_ms / 1000)
     except Exception:
         pass
     if reset:

@@ -5,7 +5,7 @@ reset or a wake from deep sleep, guard.boot() says to go straight back into the 
 game (Continue), with the watchdog armed first. An uncaught exception is logged
 (crash.log), a short "restarting" screen shows an error code (with no display the
 buzzer beeps), and the board resets; a start that keeps failing stops at the REPL
-(guard.failed).
+(guard_fail.failed).
 """
 import guard
 
@@ -25,4 +25,5 @@ except Exception as e:  # KeyboardInterrupt (Ctrl-C at the REPL) is not caught
     d = app.display if app is not None else None
     made = app is not None
     app = None  # the game's heap goes back before the crash is logged (MemoryError)
-    guard.failed(e, d, board, made)
+    from guard_fail import failed
+    failed(e, d, board, made)
