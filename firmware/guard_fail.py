@@ -8,6 +8,7 @@ whose error names the address looked for and what the bus scan found) is retried
 once, then the device stops with the REPL reachable (no watchdog was armed).
 """
 import guard
+from guard import GIVE_UP
 
 try:
     from micropython import const
@@ -49,4 +50,4 @@ def failed(exc, display, board, started):
     if display is None and board is not None:
         error_beeps(board)  # nothing can be shown: say it with the buzzer
     guard.crashed(exc, guard.ROOT, display, guard.WAIT_MS, True,
-                  guard.GIVE_UP if started else 1)
+                  GIVE_UP if started else 1)
