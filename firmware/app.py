@@ -409,7 +409,7 @@ class App:
             self.say("BATTERY LOW", "GAME IS SAVED")  # saved after every decision
 
     def run(self, wdt=None):
-        """The frame loop, for ever; wdt: the watchdog guard.start() armed before a
+        """The frame loop, for ever; wdt: the watchdog main.py armed before a
         resume (else armed here)."""
         if wdt is None:
             from guard import watchdog
