@@ -10,7 +10,7 @@ replace a file (or a rename that fails whatever the errno) gets the old file ren
 to `<name>.old` first and put back if the second rename fails: one whole copy, old or
 new, exists at every moment, and the constructor settles what a cut left.
 Anything at a store path that is not a regular file (a folder) is removed or renamed
-to `<name>.bad` by the constructor (store_settle.py, boot only), and said (problem).
+to `<name>.bad` by the constructor, and said (problem).
 
 A file that is truncated, damaged, of another version or too big is renamed to
 `<name>.bad` (kept for a bug report), `problem` gets a short message for the UI, and
@@ -168,6 +168,14 @@ def _exists(path):
         return False
 
 
+def _odd(path):
+    """True when something that is not a regular file (a folder) is at path."""
+    try:
+        return os.stat(path)[0] & 0xF000 != 0x8000
+    except OSError:
+        return False
+
+
 def _swap(tmp, path):
     """os.rename(tmp, path) for a filesystem whose rename cannot replace a file, or a
     rename that failed for another reason: the old file goes aside to path.old first
@@ -200,24 +208,58 @@ class Store:
         self._has = None      # cached: does a good saved game exist?
         self._stats = None    # the stats record, once load_stats() read it (at boot)
         self._fin = None      # stats a finished game counted, not yet on flash
-        # Make the folder; settle what a cut, a failed rename or a folder left
-        # (store_settle: boot only, forgotten once it ran).
+        # Make the folder; clear folders from the store's paths; settle the .tmp and
+        # .old files a power cut may have left: drop them, or promote one when the real
+        # file is gone and it is whole (the .tmp, newer, first).
         if root and root != "/":
             try:
                 os.mkdir(root[:-1])
             except OSError:
                 pass
-        from store_settle import settle
-        p = settle(self, ((GAME, _T_GAME, MSG_GAME), (SETTINGS, _T_SET, MSG_SETTINGS),
-                          (STATS, _T_STATS, MSG_STATS)), _T_FIN)
-        settle = None
-        import sys
-        sys.modules.pop("store_settle", None)
+        for name, ftype, msg in ((GAME, _T_GAME, MSG_GAME), (SETTINGS, _T_SET, MSG_SETTINGS),
+                                 (STATS, _T_STATS, MSG_STATS)):
+            path = root + name
+            for p in (path, path + ".tmp", path + ".old"):
+                if _odd(p):
+                    self._clear(p, msg if p is path else MSG_FOLDER)
+            for p in (path + ".tmp", path + ".old"):
+                try:
+                    if not _exists(p):
+                        continue
+                    if not _exists(path) and (unpack(ftype, _read(p)) is not None or (
+                            ftype == _T_GAME and unpack(_T_FIN, _read(p)) is not None)):
+                        os.rename(p, path)
+                    else:
+                        _remove(p)
+                except MemoryError:
+                    raise  # short of heap is no sign of a bad file: keep it
+                except Exception:
+                    _remove(p)
         # A game that ended but whose stats a cut (or a full flash) kept off the flash:
         # count it now, from its finished record.
+        try:
+            p = unpack(_T_FIN, _read(root + GAME))
+        except MemoryError:
+            raise
+        except Exception:
+            p = None
         if p is not None:
             self._stats = self._fin = bytearray(p)
             self._commit()
+
+    def _clear(self, path, msg):
+        """A folder where a store file belongs: remove it (empty) or set it aside as
+        path.bad, and say so; saves would fail on it for ever."""
+        try:
+            os.rmdir(path)
+        except OSError:
+            try:
+                if not _odd(path + ".bad"):
+                    _remove(path + ".bad")
+                os.rename(path, path + ".bad")
+            except OSError:
+                pass  # nothing more to do here: the saves say they failed
+        self._say(msg)
 
     # ---- reading ---------------------------------------------------------------
 
