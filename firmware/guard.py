@@ -176,11 +176,12 @@ def boot(root="/"):
         crash_log(root, RuntimeError("watchdog reset: the app stopped feeding it"))
     _boot_count = n
     _watch = None
-    if n:
-        _write_mark(root, WATCH, n)  # a watchdog reset in the next 30 s counts on
-        _watch = root
-        return n <= MAX_TRIES
     _remove(root, WATCH)
+    if n:
+        if n <= MAX_TRIES or cause == 1:  # resuming, or hung again: keep counting
+            _write_mark(root, WATCH, n)  # a watchdog reset in the next 30 s counts on
+            _watch = root
+        return n <= MAX_TRIES
     return cause == 2
 
 
