@@ -83,7 +83,7 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 
 # The screens the menu opens: forgotten on every return to the menu. A game start also
 # forgets the menu itself (which keeps its cursor while it is up).
-_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats")
+_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room")
 
 
 def forget(names):
@@ -153,6 +153,7 @@ class App:
         self.notice2 = None
         self._notice_t = 0
         self._told_sensor = False
+        self.unsaved = False  # the last save of the game failed (see save())
         self.level = 0
         self.power = Power(self.settings)
         self.battery = None
@@ -229,10 +230,25 @@ class App:
         return True
 
     def save(self, kind, game, ui=b""):
+        st = self.store
+        had = st.problem
         try:
-            self.store.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
+            ok = st.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
+            return
+        # A save that cannot be written (the flash is full) is said once, at once;
+        # every decision tries again, and the first that is written says so.
+        if ok:
+            if self.unsaved:
+                self.unsaved = False
+                self.say("SAVED AGAIN")
+        else:
+            st.problem = had  # told here, not again at the menu
+            if self.unsaved:
+                return
+            self.unsaved = True
+            self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
 
     def finish(self, kind, game, best_round=0, total=0):
         # The stats counted and saved, the save cleared: resident code, nothing loaded.
@@ -259,21 +275,41 @@ class App:
         forget(("ui.menu",))
         forget(_MENU_SCREENS)
         gc.collect()
-        from ui.launch import launch
-        forget(("ui.launch",))
-        got = launch(self, g)
-        launch = None  # ui.launch goes before the screen is made: the start's fullest heap
-        if got is None:
-            return
-        cls, game, ui = got
-        try:
-            scr = cls(self, game, ui)
-        except (ValueError, IndexError):
-            if ui is None:
-                raise  # a new game that cannot start is a bug, not a damaged save
-            self.store.reject_game()  # its screen state cannot be restored
-            self.menu()
-            return
+        tries = 2 if g < 0 else 1
+        while True:
+            try:
+                from ui.launch import launch
+                forget(("ui.launch",))
+                got = launch(self, g)
+                launch = None  # ui.launch goes before the screen: the start's fullest heap
+                if got is None:
+                    return
+                cls, game, ui = got
+                got = None
+                try:
+                    scr = cls(self, game, ui)
+                except (ValueError, IndexError):
+                    if ui is None:
+                        raise  # a new game that cannot start is a bug, not a damaged save
+                    self.store.reject_game()  # its screen state cannot be restored
+                    self.menu()
+                    return
+                break
+            except MemoryError:
+                # Continue short of heap: once more from a clean heap, then the player
+                # decides (ui.no_room): a save too big for this heap never loops.
+                tries -= 1
+                if g >= 0:
+                    raise
+                launch = got = cls = game = ui = scr = None
+                self.screen = self._blank
+                for row in GAMES_TABLE:
+                    forget(row[MODULES])
+                gc.collect()
+                if not tries:
+                    from ui.no_room import NoRoom
+                    self.show(NoRoom(self))
+                    return
         if ui is None:
             self.save(cls.KIND, game, b"")
         self.show(scr)
@@ -386,13 +422,12 @@ class App:
         if bat is not None and bat.update(now_ms):
             self.say("BATTERY LOW", "GAME IS SAVED")  # saved after every decision
 
-    def run(self):
-        wdt = None
-        try:
-            from machine import WDT
-            wdt = WDT(timeout=8000)
-        except (ImportError, AttributeError, ValueError, OSError):
-            pass
+    def run(self, wdt=None):
+        """The frame loop, for ever; wdt: the watchdog main.py armed before a
+        resume (else armed here)."""
+        if wdt is None:
+            from guard import watchdog
+            wdt = watchdog()
         t = ticks_ms()
         if self.power is not None:
             # Idle time counts from boot, not from the clock's zero (a host's ticks

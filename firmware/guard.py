@@ -1,14 +1,17 @@
 """Crash handling: log the traceback, show "Restarting", restart into Continue.
 
-main.py wraps the app:
+main.py imports the board profile, makes the App and runs it, all inside the guard, so
+whatever fails (a profile with a syntax error or bad values, a missing display, a bug)
+is logged:
 
-    import guard
-    resume = guard.boot("/")          # True: go straight to Continue
+    resume = guard.boot(guard.ROOT)   # True: go straight to Continue
     try:
-        app = App(board)              # ... and honour `resume`
-        app.run()
+        import board                  # the profile, installed as board.py
+        app = App(board, guard.ROOT)
+        if resume: wdt = guard.watchdog(), app.resume()
+        app.run(wdt)
     except Exception as e:
-        guard.crashed(e, "/", app_display_or_None)
+        guard_fail.failed(e, app_display_or_None, board_or_None, app_was_made)
 
 `crashed()` writes the traceback to `crash.log` (the previous one becomes
 `crash.old`), marks the restart in `restart.dat`, shows a short screen with an error
@@ -16,8 +19,17 @@ code (a hash of the traceback, so the same bug gives the same code) and resets t
 board. `boot()` reads and removes the mark: after a crash, a watchdog reset or a wake
 from deep sleep the app resumes the saved game. A game that crashes again within
 30 s of each of MAX_TRIES resumes comes up in the menu instead, so a bad save cannot
-trap the device in a restart loop; after GIVE_UP quick crashes in a row (say, the
-display is gone at boot) it stops resetting and leaves the REPL to mpremote.
+trap the device in a restart loop; after GIVE_UP quick crashes in a row it stops
+resetting and leaves the REPL to mpremote.
+
+A watchdog reset counts as a crash (logged as one): boot() keeps the count in
+`watch.dat` while the app runs its first 30 s (the watchdog's feed removes it then),
+so a save that hangs the loop resumes MAX_TRIES times, then the menu comes up. The
+watchdog is armed before a resume, so a hang while resuming resets too.
+A failure before the app runs (the profile, the display) is retried once, then the
+device stops with the REPL reachable (no watchdog armed); with no display the buzzer
+sounds three long beeps, and the log says what was looked for on the bus and what
+answered (guard_fail.py: loaded only then).
 """
 import sys
 
@@ -41,13 +53,19 @@ except ImportError:  # CPython
 LOG = "crash.log"
 OLD = "crash.old"
 MARK = "restart.dat"
+WATCH = "watch.dat"
+ROOT = "/"          # where the files are (tests point it elsewhere)
+WAIT_MS = 2500      # how long the restarting screen stays
 MAX_TRIES = const(3)
 GIVE_UP = const(6)
+_WDT_MS = const(8000)
 _QUICK_MS = const(30000)     # a crash this soon after boot counts as a repeat
 _LOG_CAP = const(2048)
 
 _boot_count = 0   # boot(): the restart mark's count (quick repeats), for mark_restart()
 _boot_ms = 0      # boot(): when it ran
+_watch = None     # boot(): the root whose watch.dat waits for the quick window to pass
+_stopped = False  # boot(): the last boot gave up, and its armed watchdog reset the board
 
 def _path(root, name):
     if not root:
@@ -100,9 +118,9 @@ def crash_log(root, exc):
     return code
 
 
-def _read_mark(root):
+def _read_mark(root, name=MARK):
     try:
-        f = open(_path(root, MARK), "rb")
+        f = open(_path(root, name), "rb")
         try:
             b = f.read(1)
         finally:
@@ -112,30 +130,59 @@ def _read_mark(root):
         return 0
 
 
-def _reset_cause_resumes():
-    """True after a watchdog reset or a wake from deep sleep."""
+def _reset_cause():
+    """1 after a watchdog reset, 2 after a wake from deep sleep, else 0."""
     try:
         import machine
         c = machine.reset_cause()
-        return c == getattr(machine, "WDT_RESET", -1) or \
-            c == getattr(machine, "DEEPSLEEP_RESET", -1)
+        if c == getattr(machine, "WDT_RESET", -1):
+            return 1
+        return 2 if c == getattr(machine, "DEEPSLEEP_RESET", -1) else 0
     except Exception:
-        return False
+        return 0
+
+
+def _remove(root, name):
+    try:
+        import os
+        os.remove(_path(root, name))
+    except OSError:
+        pass
+
+
+def _write_mark(root, name, n):
+    try:
+        f = open(_path(root, name), "wb")
+        try:
+            f.write(bytes((min(n, 255),)))
+        finally:
+            f.close()
+    except OSError:
+        pass
 
 
 def boot(root="/"):
     """Call once at start-up. True when the app should go straight to Continue."""
-    global _boot_count, _boot_ms
+    global _boot_count, _boot_ms, _watch
     _boot_ms = ticks_ms()
-    n = _boot_count = _read_mark(root)
+    n = _read_mark(root)
     if n:
-        try:
-            import os
-            os.remove(_path(root, MARK))
-        except OSError:
-            pass
+        _remove(root, MARK)
+    cause = _reset_cause()
+    global _stopped
+    _stopped = cause == 1 and n > GIVE_UP  # the watchdog reset a device that gave up
+    if cause == 1:  # the loop hung: a crash without a traceback
+        n = max(n, _read_mark(root, WATCH)) + 1
+        crash_log(root, RuntimeError("watchdog reset: the app stopped feeding it"))
+    _boot_count = n
+    _watch = None
+    _remove(root, WATCH)
+    if n:
+        if n <= MAX_TRIES or cause == 1:  # resuming, or hung again: keep counting
+            _write_mark(root, WATCH, n)  # a watchdog reset in the next 30 s counts on
+            _watch = root
         return n <= MAX_TRIES
-    return _reset_cause_resumes()
+    return cause == 2
 
 
 def mark_restart(root="/"):
@@ -144,15 +191,41 @@ def mark_restart(root="/"):
     c = _boot_count
     if c and ticks_diff(ticks_ms(), _boot_ms) < _QUICK_MS:
         n = c + 1
-    try:
-        f = open(_path(root, MARK), "wb")
-        try:
-            f.write(bytes((min(n, 255),)))
-        finally:
-            f.close()
-    except OSError:
-        pass
+    _write_mark(root, MARK, n)
     return n
+
+
+class _Watchdog:
+    """The machine.WDT, fed by the app's loop; once the app has run past the quick
+    window, the watch mark goes (a later watchdog reset counts from 1 again)."""
+
+    def __init__(self, wdt):
+        self.wdt = wdt
+
+    def feed(self):
+        self.wdt.feed()
+        global _watch
+        if _watch is not None and ticks_diff(ticks_ms(), _boot_ms) >= _QUICK_MS:
+            _remove(_watch, WATCH)
+            _watch = None
+
+
+def watchdog():
+    """Arm the watchdog (8 s); None where there is none. Once armed it cannot be
+    stopped: a device that gives up (REPL) must not have armed it."""
+    try:
+        from machine import WDT
+        w = WDT(timeout=_WDT_MS)
+    except (ImportError, AttributeError, ValueError, OSError):
+        return None
+    return _Watchdog(w) if _watch is not None else w
+
+
+def stay_stopped():
+    """main.py, first thing in its try: a device that gave up (REPL) with the
+    watchdog armed is reset by it; this boot gives up again at once (and arms none)."""
+    if _stopped:
+        raise RuntimeError("stopped: gave up after repeated crashes; power cycle to retry")
 
 
 def show_restart(display, code, line="Restarting..."):
@@ -175,11 +248,12 @@ def show_restart(display, code, line="Restarting..."):
         pass
 
 
-def crashed(exc, root="/", display=None, wait_ms=2500, reset=True):
+def crashed(exc, root="/", display=None, wait_ms=2500, reset=True, give_up=GIVE_UP):
     """The uncaught-exception path: log, mark, show, wait, reset. Returns the code
-    when reset is False (tests, the simulator)."""
+    when reset is False (tests, the simulator), or after give_up quick crashes in a
+    row (guard_fail.failed(): 1 when the app never started: the profile, the display)."""
     code = crash_log(root, exc)
-    if mark_restart(root) > GIVE_UP:
+    if mark_restart(root) > give_up:
         show_restart(display, code, "Stopped")
         return code             # main.py ends: the REPL is there for a look
     show_restart(display, code)

@@ -1,21 +1,29 @@
 """Boot: start the app on the board profile installed as board.py.
 
-After a crash, a watchdog reset or a wake from deep sleep, guard.boot() says to go
-straight back into the saved game (Continue). An uncaught exception is logged, a short
-"restarting" screen shows an error code, and the board resets (guard.crashed).
+All of it runs inside the guard, the profile's import too: after a crash, a watchdog
+reset or a wake from deep sleep, guard.boot() says to go straight back into the saved
+game (Continue), with the watchdog armed first. An uncaught exception is logged
+(crash.log), a short "restarting" screen shows an error code (with no display the
+buzzer beeps), and the board resets; a start that keeps failing stops at the REPL
+(guard_fail.failed).
 """
-import board
 import guard
 
-resume = guard.boot("/")
-app = None
+resume = guard.boot(guard.ROOT)
+app = board = None
 try:
+    guard.stay_stopped()
+    import board
     from app import App
-    app = App(board)
+    app = App(board, guard.ROOT)
+    wdt = None
     if resume and app.store.has_game():
+        wdt = guard.watchdog()  # before the resume: a hang in it resets too
         app.resume()
-    app.run()
+    app.run(wdt)
 except Exception as e:  # KeyboardInterrupt (Ctrl-C at the REPL) is not caught
     d = app.display if app is not None else None
+    made = app is not None
     app = None  # the game's heap goes back before the crash is logged (MemoryError)
-    guard.crashed(e, "/", d)
+    from guard_fail import failed
+    failed(e, d, board, made)

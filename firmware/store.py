@@ -5,8 +5,12 @@ little-endian), the payload and a CRC-32 (4 bytes, little-endian) over all befor
 Writes are atomic: the bytes go to `<name>.tmp`, the file is closed, then `os.rename`
 replaces the old file (atomic on LittleFS and on POSIX). A power cut therefore leaves
 either the old or the new file, plus maybe a stale `.tmp`, which the constructor
-removes (or promotes when the real file is missing: a filesystem whose rename cannot
-replace a file needs a remove first, and the cut may have fallen between the two).
+removes (or promotes when the real file is missing). A filesystem whose rename cannot
+replace a file (or a rename that fails whatever the errno) gets the old file renamed
+to `<name>.old` first and put back if the second rename fails: one whole copy, old or
+new, exists at every moment, and the constructor settles what a cut left.
+Anything at a store path that is not a regular file (a folder) is removed or renamed
+to `<name>.bad` by the constructor, and said (problem).
 
 A file that is truncated, damaged, of another version or too big is renamed to
 `<name>.bad` (kept for a bug report), `problem` gets a short message for the UI, and
@@ -15,7 +19,14 @@ Writes whose content equals the file's last content are skipped, so calling a sa
 once per frame still costs no flash write; `writes` counts the real ones.
 
 The stats record is read once (load_stats(), at boot) and kept: a game's end counts in
-it (finish_game -> record_game) and saves it without reading a file.
+it (finish_game -> record_game) and saves it without reading a file. A game's end first
+replaces game.sav by a finished record (type "F") holding the new stats, then writes
+the stats, then removes game.sav: a power cut anywhere counts the game once (a boot
+that finds the finished record writes its stats again and removes it; before it, the
+game's last save stands and Continue plays it to its end). While the stats cannot be
+written (the flash is full) the count stays in RAM (and in the finished record when
+that could be written), no saved game is offered, and every later save tries the stats
+first; game.sav is never replaced before they are written.
 """
 import os
 
@@ -42,6 +53,7 @@ MSG_GAME = "Saved game was damaged"
 MSG_SETTINGS = "Settings were reset"
 MSG_WRITE = "Could not save"
 MSG_STATS = "Stats were reset"
+MSG_FOLDER = "Removed a stray folder"
 
 # Settings: indices into the settings bytearray (app.settings).
 S_SOUND = const(0)
@@ -71,6 +83,7 @@ _UI_MAX = const(64)       # Frenzy screen state is 44 bytes, plus the holder byt
 _T_GAME = const(0x47)     # "G"
 _T_SET = const(0x53)      # "S"
 _T_STATS = const(0x54)    # "T"
+_T_FIN = const(0x46)      # "F": game.sav once the game ended, holding the new stats
 
 
 def crc32_soft(data, crc=0):
@@ -155,6 +168,33 @@ def _exists(path):
         return False
 
 
+def _odd(path):
+    """True when something that is not a regular file (a folder) is at path."""
+    try:
+        return os.stat(path)[0] & 0xF000 != 0x8000
+    except OSError:
+        return False
+
+
+def _swap(tmp, path):
+    """os.rename(tmp, path) for a filesystem whose rename cannot replace a file, or a
+    rename that failed for another reason: the old file goes aside to path.old first
+    and comes back if the second rename fails too, so a whole copy, old or new, exists
+    at every moment (Store() settles a cut). Raises OSError when the save failed."""
+    old = path + ".old"
+    _remove(old)
+    os.rename(path, old)  # fails (no old file, rename broken): tmp is dropped
+    try:
+        os.rename(tmp, path)
+    except OSError:
+        try:
+            os.rename(old, path)
+        except OSError:
+            pass  # path.old holds it: the next boot puts it back
+        raise
+    _remove(old)
+
+
 class Store:
     """The three files under root ("/" on the device)."""
 
@@ -167,28 +207,59 @@ class Store:
         self._last = {}       # file name -> CRC of the file it holds now
         self._has = None      # cached: does a good saved game exist?
         self._stats = None    # the stats record, once load_stats() read it (at boot)
-        # Make the folder, and settle the .tmp files a power cut may have left: drop
-        # them, or promote one when the real file is gone and the .tmp is whole (a cut
-        # between remove and rename on a filesystem that needs both).
+        self._fin = None      # stats a finished game counted, not yet on flash
+        # Make the folder; clear folders from the store's paths; settle the .tmp and
+        # .old files a power cut may have left: drop them, or promote one when the real
+        # file is gone and it is whole (the .tmp, newer, first).
         if root and root != "/":
             try:
                 os.mkdir(root[:-1])
             except OSError:
                 pass
-        for name, ftype in ((GAME, _T_GAME), (SETTINGS, _T_SET), (STATS, _T_STATS)):
+        for name, ftype, msg in ((GAME, _T_GAME, MSG_GAME), (SETTINGS, _T_SET, MSG_SETTINGS),
+                                 (STATS, _T_STATS, MSG_STATS)):
             path = root + name
-            tmp = path + ".tmp"
+            for p in (path, path + ".tmp", path + ".old"):
+                if _odd(p):
+                    self._clear(p, msg if p is path else MSG_FOLDER)
+            for p in (path + ".tmp", path + ".old"):
+                try:
+                    if not _exists(p):
+                        continue
+                    if not _exists(path) and (unpack(ftype, _read(p)) is not None or (
+                            ftype == _T_GAME and unpack(_T_FIN, _read(p)) is not None)):
+                        os.rename(p, path)
+                    else:
+                        _remove(p)
+                except MemoryError:
+                    raise  # short of heap is no sign of a bad file: keep it
+                except Exception:
+                    _remove(p)
+        # A game that ended but whose stats a cut (or a full flash) kept off the flash:
+        # count it now, from its finished record.
+        try:
+            p = unpack(_T_FIN, _read(root + GAME))
+        except MemoryError:
+            raise
+        except Exception:
+            p = None
+        if p is not None:
+            self._stats = self._fin = bytearray(p)
+            self._commit()
+
+    def _clear(self, path, msg):
+        """A folder where a store file belongs: remove it (empty) or set it aside as
+        path.bad, and say so; saves would fail on it for ever."""
+        try:
+            os.rmdir(path)
+        except OSError:
             try:
-                if not _exists(tmp):
-                    continue
-                if not _exists(path) and unpack(ftype, _read(tmp)) is not None:
-                    os.rename(tmp, path)
-                else:
-                    _remove(tmp)
-            except MemoryError:
-                raise  # short of heap is no sign of a bad file: keep the .tmp
-            except Exception:
-                _remove(tmp)
+                if not _odd(path + ".bad"):
+                    _remove(path + ".bad")
+                os.rename(path, path + ".bad")
+            except OSError:
+                pass  # nothing more to do here: the saves say they failed
+        self._say(msg)
 
     # ---- reading ---------------------------------------------------------------
 
@@ -241,12 +312,17 @@ class Store:
     def load_stats(self):
         """bytearray(STATS_LEN) of counters (see record_game()); the Store keeps it as
         the record finish_game() counts in (the caller may change and save it)."""
+        if self._fin is not None:
+            return self._fin  # a game's count not yet on flash: newer than the file
         p = self._load(STATS, _T_STATS, MSG_STATS, STATS_LEN)
         self._stats = ba = bytearray(STATS_LEN) if p is None else bytearray(p)
         return ba
 
     def load_game(self):
         """(kind, blob, ui) of the saved game, or None (missing or damaged)."""
+        if self._fin is not None:  # game.sav is a finished game's: no Continue
+            self._has = False
+            return None
         p = self._load(GAME, _T_GAME, MSG_GAME)
         if p is None:
             self._has = False
@@ -309,9 +385,8 @@ class Store:
                 f.close()
             try:
                 os.rename(tmp, path)
-            except OSError:  # a filesystem whose rename cannot replace (FAT)
-                _remove(path)
-                os.rename(tmp, path)
+            except OSError:  # a filesystem whose rename cannot replace (FAT), or worse
+                _swap(tmp, path)
         except OSError:
             _remove(tmp)
             last.pop(name, None)
@@ -330,13 +405,19 @@ class Store:
         if len(ba) != STATS_LEN:
             raise ValueError("stats must be %d bytes" % STATS_LEN)
         self._stats = ba  # the record finish_game() counts in from now on
+        if self._fin is not None:  # a finished game's count waits: this record has it
+            self._fin = ba
+            return self._commit()
         return self._save(STATS, _T_STATS, bytes(ba))
 
     def save_game(self, kind, blob, ui=b""):
-        """Save the game (kind: core.games; blob = Game.to_bytes())."""
+        """Save the game (kind: core.games; blob = Game.to_bytes()). False when it could
+        not be written (the flash is full: the old save stays)."""
         game(kind)
         if len(ui) > _UI_MAX or len(blob) + len(ui) + 12 > _CAP:  # 12: head, len, CRC
             raise ValueError("saved game too big")
+        if not self._commit():
+            return False  # a finished game's count first: game.sav may hold it
         ok = self._save(GAME, _T_GAME, bytes((kind, len(ui))), ui, blob)
         if ok:
             self._has = True
@@ -351,11 +432,27 @@ class Store:
         self._has = False
 
     def finish_game(self, kind, winner, best_round=0, total=0):
-        """A game is over: count it in the stats, save them, then forget the saved game
-        (the result is on disk first)."""
+        """A game is over: count it in the stats; replace its save by the finished
+        record (the new stats), write the stats, remove the record. True when the count
+        is on flash; else it is kept in RAM and committed by the next save (or boot)."""
         ba = self._stats
         if ba is None:  # a Store whose stats nobody read yet (tests, tools)
             ba = self.load_stats()
         record_game(ba, kind, winner, best_round, total)
-        self._save(STATS, _T_STATS, bytes(ba))
+        self._fin = ba
+        self._has = False
+        if _exists(self.root + GAME):  # (no save, nothing Continue could count again)
+            self._save(GAME, _T_FIN, bytes(ba))  # failing (full), the last save stays
+        return self._commit()
+
+    def _commit(self):
+        """Write the stats a finished game counted, then forget its save (or finished
+        record). True when nothing is left to commit."""
+        ba = self._fin
+        if ba is None:
+            return True
+        if not self._save(STATS, _T_STATS, bytes(ba)):
+            return False
+        self._fin = None
         self.clear_game()
+        return True

@@ -12,9 +12,11 @@ the restored game; plays it on a little, then starts new games of KIND (1 Shake 
 process (SIGKILL). Every line goes to JOURNAL with one unbuffered write, so a kill
 loses nothing already logged:
     E seed                    episode start
+    S games                   the stats' finished games (both kinds) after boot
     R hex|none                the game restored by Continue (after boot)
     N kind players            a new game started
     P hex                     a save is about to be written (hook on store.save_game)
+    D                         a game is over: finish_game() is about to count it
     F                         the save is about to be cleared (game over)
     C hex|none                after a frame: the game in memory, checked to equal the
                               file on disk (logged when it changed)
@@ -226,6 +228,10 @@ def cut(root, fs, journal, seed, kind):
     from app import App
     app = App(board, fs_root=fs, source=Rng(seed ^ 0x5A5A))
     st = app.store
+    import store
+    from core import games
+    ba = st.load_stats()
+    log("S %d" % (store.stat(ba, games.ST_SU_GAMES) + store.stat(ba, games.ST_FF_GAMES)))
     real_save = st.save_game
     real_clear = st.clear_game
 
@@ -240,6 +246,7 @@ def cut(root, fs, journal, seed, kind):
     real_finish = st.finish_game
 
     def finish_game(*a, **k):
+        log("D")
         log("F")  # the stats are written, then the save is cleared
         return real_finish(*a, **k)
 

@@ -6,7 +6,10 @@ to write (P), every game state it verified against the file on disk after a fram
 (C), and, after each restart, the game Continue restored (R). A restored game must be
 the last verified state, or one whose save had begun when the power went (a P after
 the last C): the rename is the commit point, so nothing in between can appear. A
-finished game (F) may be gone. The kill times are drawn from a seeded generator.
+finished game (F) may be gone. Each game that ended (D) is counted in the stats exactly
+once (S, after each boot): a cut inside its end may leave it uncounted only with its
+save kept, so that Continue brings it back to be finished. The kill times are drawn
+from a seeded generator.
 
 A cut at every step inside a save is tested in-process in test_store.py, Continue
 showing the same screen in test_ui_app.py. Here also: saves per whole game (the
@@ -100,6 +103,10 @@ def run_cuts(tmp_path, games, seed=2024):
     episodes = 0
     restored = 0
     prev = None
+    counted = None  # the stats' count at the last boot, and the games ended since
+    ended = 0
+    pending = False  # the last end was cut before its count: its save must come back
+    finishes = 0
     t0 = time.monotonic()
     while cut < games:
         journal = str(tmp_path / ("j%d.txt" % episodes))
@@ -107,6 +114,25 @@ def run_cuts(tmp_path, games, seed=2024):
         lines = _parse(journal)
         for ln in lines:
             assert not ln.startswith("X "), ln
+        s = [int(ln[2:]) for ln in lines if ln.startswith("S ")]
+        if s:  # (no S: cut before the App was up; nothing ended in that episode)
+            if counted is not None:
+                got = s[0] - counted
+                assert got in (ended, ended - 1), "episode %d: %d games ended, %d counted" % (
+                    episodes, ended, got)
+                if got == ended - 1:  # cut inside the end, before the count: the save
+                    r0 = [ln for ln in lines if ln.startswith("R ")]  # comes back
+                    assert pending and r0 and r0[0] != "R none", (episodes, pending, r0)
+            counted = s[0]
+            ended = 0
+            pending = False
+            for ln in lines:
+                if ln == "D":
+                    ended += 1
+                    finishes += 1
+                    pending = True  # until the end is seen to have returned
+                elif ln != "F":
+                    pending = False
         r = [ln[2:] for ln in lines if ln.startswith("R ")]
         if prev is not None and r:
             ok = prev
@@ -126,19 +152,19 @@ def run_cuts(tmp_path, games, seed=2024):
         assert episodes < games * 3, "too few cuts fell inside games"
     names = os.listdir(fs)
     assert not [n for n in names if n.endswith(".bad")], names
-    return episodes, restored, time.monotonic() - t0
+    return episodes, restored, time.monotonic() - t0, finishes
 
 
 @pytest.mark.slow
 def test_power_cuts_200_games(tmp_path):
-    episodes, restored, secs = run_cuts(tmp_path, GAMES)
-    print("power cuts: %d episodes, %d games cut, %d restored, %.1f s"
-          % (episodes, GAMES, restored, secs))
+    episodes, restored, secs, ends = run_cuts(tmp_path, GAMES)
+    print("power cuts: %d episodes, %d games cut, %d restored, %d games ended, %.1f s"
+          % (episodes, GAMES, restored, ends, secs))
     assert restored >= GAMES // 2
 
 
 def test_power_cuts_quick(tmp_path):
-    episodes, restored, secs = run_cuts(tmp_path, 50, seed=7)
+    episodes, restored, secs, ends = run_cuts(tmp_path, 50, seed=7)
     assert restored >= 20
 
 
@@ -187,31 +213,7 @@ def test_writes_per_game(kind, players):
 
 # ---- LittleFS: the rename is atomic on the device's filesystem too -----------------
 
-class _LfsOs:
-    """store.py's `os` on a littlefs-python filesystem (the ESP32's LittleFS v2)."""
-
-    def __init__(self, fs):
-        self.fs = fs
-
-    def _call(self, fn, *a):
-        try:
-            return fn(*a)
-        except OSError:
-            raise
-        except Exception as e:  # LittleFSError for a missing path, as the port says
-            raise OSError(2, str(e)) from None
-
-    def stat(self, p):
-        return self._call(self.fs.stat, p)
-
-    def remove(self, p):
-        return self._call(self.fs.remove, p)
-
-    def rename(self, a, b):
-        return self._call(self.fs.rename, a, b)
-
-    def mkdir(self, p):
-        return self._call(self.fs.mkdir, p)
+from lfs_rig import _Os as _LfsOs  # store.py's os on littlefs-python, as the port's  # noqa: E402
 
 
 class _Recorder:
@@ -286,5 +288,7 @@ def test_littlefs_cut_at_every_flash_write_of_many_saves():
             seen_old += got[1] == blobs[i - 1]
             seen_new += got[1] == blobs[i]
             checked += 1
+    print("power cuts: %d flash-write prefixes of %d saves on LittleFS, none lost"
+          % (checked, len(blobs) - 1))
     assert checked > 500 and seen_old > 100 and seen_new >= len(blobs) - 1
     assert erases >= 5  # blocks were recycled: the compaction paths ran too

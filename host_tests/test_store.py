@@ -195,6 +195,7 @@ def test_truncated_save_at_every_length():
     good = _read(root, "game.sav")
     for n in range(len(good)):
         _check_bad_game(root, good[:n], "truncated to %d" % n)
+    print("damaged files: %d truncated saves, none loaded, all kept as .bad" % len(good))
     _rmtree(root)
 
 
@@ -207,6 +208,7 @@ def test_flipped_bits_at_every_position():
             bad = bytearray(good)
             bad[i] ^= mask
             _check_bad_game(root, bytes(bad), "byte %d ^ %02x" % (i, mask))
+    print("damaged files: %d saves with flipped bits, none loaded" % (len(good) * 4))
     _rmtree(root)
 
 
@@ -327,8 +329,9 @@ def test_whole_tmp_without_file_is_promoted():
 
 def test_write_failure_is_reported_not_raised():
     root = _fresh()
-    os.mkdir(root + "/game.sav.tmp")  # the temp file cannot be created
     s = Store(root)
+    os.mkdir(root + "/game.sav.tmp")  # the temp file cannot be created (after the boot,
+    # which would clear the folder: test_never_lose.py, item 5)
     assert s.save_game(1, b"abc") is False
     assert s.problem == store.MSG_WRITE
     assert s.writes == 0
@@ -486,6 +489,8 @@ def _cut_save_at_every_step(fat):
         Store(root).save_game(1, old, b"\x01")
         n += 1
     _rmtree(root)
+    print("power cuts: %d inside one save (rename %s), none lost" % (
+        len(outcomes) - 1, "cannot replace" if fat else "atomic"))
     return outcomes
 
 
