@@ -5,18 +5,7 @@ and lost its settings) on the simulated board."""
 import accel_model as am
 import ui_rig
 from test_faults import _game_rig, _ok_for_shake, _panel_matches, _play, _sim, _to_rolling
-
-
-def _garbage(n, seed=3):
-    s = seed
-    out = []
-    for _ in range(n):
-        v = []
-        for _ in range(3):
-            s = (s * 1103515245 + 12345) & 0x7FFFFFFF
-            v.append((s >> 8) % 16001 - 8000)
-        out.append(tuple(v))
-    return out
+from test_hal_shake import _lcg_trace
 
 
 def _never_rolls_by_itself(name, trace):
@@ -45,7 +34,7 @@ def test_item11_frozen_sensor_in_play_says_so_once_and_ok_rolls():
 
 
 def test_item11_garbage_sensor_in_play_says_so_once_and_ok_rolls():
-    _never_rolls_by_itself("garbage", _garbage(3000))
+    _never_rolls_by_itself("garbage", _lcg_trace(60000, 3, -8000, 8000))
 
 
 def test_item11_stuck_axis_in_play_says_so_once_and_ok_rolls():

@@ -563,7 +563,7 @@ class Game:
         cannot reach. A state that loads saves back to the same bytes."""
         # Loading and its checks live apart (Continue only): a new game never holds them.
         from core.frenzy_load import load
-        return load(cls, b, dice)
+        return load(cls, b, dice, resolve)
 
 
 # Scratch for a trial resolution (no allocation per take).

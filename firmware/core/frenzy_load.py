@@ -9,7 +9,7 @@ where the totals say so); a state that loads saves back to the same bytes.
 
 from core.dice import TWOX, WILD
 from core.frenzy import ENTRY, FARKLED, GOAL, PH_COMMON, PH_DECIDE, PH_OVER, PH_ROLL, \
-    PH_TAKE, PH_WILD, ROLLING, TOTAL_MAX, resolve
+    PH_TAKE, PH_WILD, ROLLING, TOTAL_MAX
 from core.frenzy_score import farkle_of
 
 try:
@@ -26,8 +26,9 @@ _R_CONT = const(1)
 _FILLED = const(4)
 
 
-def load(cls, b, dice=None):
-    """Game.from_bytes: the Game (class cls) saved in b; ValueError when malformed."""
+def load(cls, b, dice, resolve):
+    """Game.from_bytes: the Game (class cls) saved in b; ValueError when malformed.
+    resolve: core.frenzy's (passed in, so that this module takes only its codes)."""
     if not isinstance(b, (bytes, bytearray)):
         raise ValueError("saved Farkle Frenzy state must be bytes")
     if len(b) < _HEAD:

@@ -6,7 +6,7 @@ ValueError; a state that loads saves back to the same bytes.
 """
 
 from core.shakeup import (ALL4, BIG, CHOOSE, MOVE, MOVING, OVER, PAWNS, PENALTY, RO_IN,
-                          RO_TODO, ROLLOFF, SAFE, SHAKE, VERSION, classify)
+                          RO_TODO, ROLLOFF, SAFE, SHAKE, VERSION)
 
 try:
     from micropython import const
@@ -17,8 +17,9 @@ except ImportError:
 _SIZE = const(36)
 
 
-def load(cls, b, dice=None):
-    """Game.from_bytes: the Game (class cls) saved in b; ValueError when malformed."""
+def load(cls, b, dice, classify):
+    """Game.from_bytes: the Game (class cls) saved in b; ValueError when malformed.
+    classify: core.shakeup's (passed in, so that this module takes only its codes)."""
     if not isinstance(b, (bytes, bytearray)):
         raise ValueError("saved Shake Up state must be bytes")
     if len(b) != _SIZE:
@@ -41,11 +42,11 @@ def load(cls, b, dice=None):
     g._pawns[0:16] = b[20:36]
     g._pawns[RO_IN] = b[14]
     g._pawns[RO_TODO] = b[15]
-    _check(g, b)
+    _check(g, b, classify)
     return g
 
 
-def _check(g, b):
+def _check(g, b, classify):
     """ValueError unless the restored game `g` (from b) is a reachable state."""
     n = g.players
     seats = (1 << n) - 1
@@ -76,7 +77,7 @@ def _check(g, b):
     elif g.phase == OVER and g.player != g.winner:
         bad = "winner not the player"
     else:
-        bad = _bad_turn(g)
+        bad = _bad_turn(g, classify)
         for s in range(4):
             i = s * 4
             total = sum(g._pawns[i:i + 4])
@@ -99,7 +100,7 @@ def _check(g, b):
         raise ValueError("malformed Shake Up state: " + bad)
 
 
-def _bad_turn(g):
+def _bad_turn(g, classify):
     """What is wrong with the dice, the result and the roll-off for the phase, or None:
     dice show after the first shake of the game (all four), the result is their class
     once a turn has finished, the roll-off's values are those its rounds leave."""
