@@ -10,16 +10,20 @@ power=None, power_level=0)`:
   the command sequence; again after a fault; returns `ok`);
 - `ok` turns False when the panel stops answering (OSError from the bus), or when
   `check()` finds that it lost its settings while it still answers (a brownout);
-- `check()` reads the status byte (one byte, no allocation): on both chips bit 6 is
-  the display's on/off state, 1 = off (SSD1306 rev 1.1: "Read status", D6 "ON/OFF",
-  read with R/W# = 1 in the I2C mode of 8.1.5; SH1106 V2.3: command 25 "Read
-  Status", D6 "ON/OFF: 1 = display off", p. 31). A reset, at power-up or after a
-  brownout, leaves either chip off (0xAE is their reset state), so a panel that
-  should be lit and reads off has lost everything (charge pump, orientation,
-  contrast, RAM): `ok` turns False and init() plus a full frame restore it
-  (power.drive_display calls check() every 2 s and does that; no frame pays for it).
-  While asleep the status cannot tell, so sleep(False) sends the command sequence
-  and the whole frame again before switching the panel on.
+- `check()` reads the status byte (a lone command control byte [0x00], then a 1-byte
+  read; no allocation). On both chips a read with D/C# low returns the status, whose
+  bit 6 (ON/OFF) is 1 while the display is off: SH1106 datasheet (Sino Wealth), the
+  command table's "Read Status" (D7 BUSY, D6 ON/OFF) and its I2C interface section
+  ("If the R/W bit is set to one ... the chip will output data ... according to the
+  D/C bit, which was sent during the last write access": hence the [0x00] first);
+  SSD1306 datasheet rev 1.1, 8.1 (MCU interface: a read with D/C# low is the status
+  register read, D6 = 1 display off) and 8.1.5 (I2C: R/W# = 1 is read mode). A
+  reset, at power-up or after a brownout, leaves either chip off (display off is the
+  reset state of both), so a panel that should be lit and reads off has lost
+  everything (charge pump, orientation, contrast, RAM): `ok` turns False and init()
+  plus a full frame restore it (power.drive_display calls check() every 2 s and does
+  that; no frame pays for it). While asleep the status cannot tell, so sleep(False)
+  sends the command sequence and the whole frame again before switching it on.
 
 Rotation 0 / 180 is done by the panel (segment remap + COM scan direction), so it costs
 nothing per frame. The panel is switched on only after the first frame has been written,
@@ -214,6 +218,7 @@ class Display:
         if not self.ok or not st[_LIT] or st[_ASLEEP]:
             return self.ok
         try:
+            self.i2c.writeto(self.addr, b"\x00")  # D/C# low: the read is the status
             self.i2c.readfrom_into(self.addr, self._sb)
             if self._sb[0] & 0x40:  # D6: display off
                 self.ok = False
