@@ -92,7 +92,7 @@ def _bad_state(g):
     if ph > PH_OVER or g.player >= n or g.roller >= n or g._next >= n:
         bad = "phase or seats"
     elif g.round < 1 or g.winner >= n or g._next != (g.roller + 1) % n:
-        bad = "round, winner or next roller"
+        bad = "round or winner"
     elif g.common not in (0, 1, 5, TWOX, WILD) or g.wild > 6:
         bad = "Common Die"
     elif g.wild and g.common != WILD:
@@ -106,7 +106,7 @@ def _bad_state(g):
     elif not g.in_round or g.in_round & ~seats or g._rin & ~seats or not g._rin:
         bad = "seats in the round"
     elif not g.in_round >> g.roller & 1 or (playing and g._rin != g.in_round):
-        bad = "roller or seats not in the round"
+        bad = "seats in the round"
     elif (ph == PH_OVER) != (g.winner >= 0) or (ph == PH_OVER and g.step):
         bad = "winner"
     elif ph == PH_COMMON and (g.player != g.roller or g.step):
@@ -135,7 +135,7 @@ def _bad_state(g):
                     break
                 if playing and v + (r[k + 1] << 16 | r[k + 2] << 8 | r[k + 3]) * dbl \
                         > TOTAL_MAX // 50:
-                    bad = "running total of seat %d" % s
+                    bad = "scores"
                     break
             if bad:
                 break
@@ -186,25 +186,25 @@ def _bad_scores(g):
         t = tot[s] - got
         before[s] = t
         if g.round == 1 and ph != PH_OVER and (raw or got):
-            return "a last round before the first"
+            return "scores"
         # Counted as raw, except a first score below the entry (RULES.md 2).
         if t < 0 or not ((got == raw and (t or raw >= ENTRY)) or (not got and not t and raw < ENTRY)):
-            return "round score of seat %d" % s
+            return "scores"
         if ended:
             if g._rin >> s & 1:
                 if g._st[s] == ROLLING:
-                    return "seat %d still rolling after the round" % s
+                    return "scores"
                 if g._st[s] != FARKLED:
                     raw -= g.running(s) * dbl
             if raw:
-                return "round score of seat %d against its records" % s
+                return "scores"
     if ended and _leaders(before, n) != g._rin:
-        return "seats of the last round"
+        return "seats in the round"
     if ph == PH_OVER:
         if _leaders(tot, n) or tot[g.winner] != max(tot):
             return "winner"
     elif _leaders(tot, n) != g.in_round:
-        return "seats of this round"
+        return "seats in the round"
     return None
 
 
