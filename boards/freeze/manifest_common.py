@@ -8,6 +8,7 @@ package("core", files=[
     "cpu_shakeup.py",
     "dice.py",
     "frenzy.py",
+    "frenzy_load.py",
     "frenzy_score.py",
     "frenzy_why.py",
     "games.py",
