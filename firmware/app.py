@@ -331,6 +331,8 @@ class App:
     def step(self, now_ms):
         self.now = now_ms
         self.frame += 1
+        if self.frame == 1:
+            self._notice_t = now_ms  # a notice from the boot (a file reset) shows in full
         dev = self.dev
         try:
             dev.poll(now_ms)

@@ -32,6 +32,7 @@ DEEP = const(3)
 
 _DIM_CONTRAST = const(8)   # panel contrast while dimmed
 _REVIVE_MS = const(1000)   # retry a panel that stopped answering this often
+_CHECK_MS = const(2000)    # ask a lit panel whether it is still set up this often
 
 
 class Power:
@@ -44,6 +45,7 @@ class Power:
         self.shown = AWAKE      # level last applied by drive_display()
         self.revived = 0        # times a dead panel was brought back
         self._retry = now_ms
+        self._check = now_ms
 
     def configure(self, settings):
         """Re-read the thresholds (after the Settings screen changed them)."""
@@ -74,7 +76,14 @@ class Power:
         """Apply level to the panel when it changed: contrast, dim, or off. Called
         every frame after level(); also brings back a panel that stopped answering
         (display.ok False): init() about once a second, then the whole frame buffer
-        (the screen as last drawn) is sent again. Returns True when something was sent."""
+        (the screen as last drawn) is sent again; every 2 s display.check() asks a
+        lit panel whether it lost its settings while it kept answering (a brownout),
+        which brings it back the same way at once. Returns True when something was
+        sent."""
+        if ticks_diff(self.now, self._check) >= 0:
+            self._check = ticks_add(self.now, _CHECK_MS)
+            if level < OFF and hasattr(display, "check"):
+                display.check()  # one status byte; ok turns False when it was reset
         if not getattr(display, "ok", True):
             if ticks_diff(self.now, self._retry) < 0:
                 return False

@@ -30,7 +30,7 @@ first; game.sav is never replaced before they are written.
 """
 import os
 
-from core.games import BEST, GAMES, HIGH, WINS, game
+from core.games import BEST, GAMES, GAMES_TABLE, HIGH, WINS, game
 
 try:
     from micropython import const
@@ -75,6 +75,7 @@ _SET_MAX = bytes((1, 255, 1, 1, 1, 5, 1, 255, 255, 255, 255, 255))
 # Stats: STATS_N counters of 4 bytes (little-endian); which is which: core.games.
 STATS_N = const(16)
 STATS_LEN = const(64)
+_HIGH_MAX = const(838860750)  # the most a total can be: core.frenzy.TOTAL_MAX
 
 _VERSION = const(1)
 _HEAD = const(6)          # magic 2 + type 1 + version 1 + length 2
@@ -138,6 +139,28 @@ def record_game(ba, kind, winner, best_round=0, total=0):
     for i, v in ((g[BEST], best_round), (g[HIGH], total)):
         if i < STATS_N and v > stat(ba, i):
             stat_set(ba, i, v)
+
+
+def _stats_ok(p):
+    """Whether the counters are ones play can give: each at most stat_set()'s 2**31 - 1,
+    per game no more wins than games, and a best total (a multiple of 50, at most
+    _HIGH_MAX) no smaller than the best round, both 0 before a game was finished."""
+    for i in range(3, len(p), 4):
+        if p[i] & 0x80:
+            return False
+    for row in GAMES_TABLE:
+        played = stat(p, row[GAMES])
+        wins = 0
+        for s in range(4):
+            wins += stat(p, row[WINS] + s)
+        if wins > played:
+            return False
+        if row[HIGH] < STATS_N:
+            high = stat(p, row[HIGH])
+            if high % 50 or high > _HIGH_MAX or (high and not played) \
+                    or (row[BEST] < STATS_N and stat(p, row[BEST]) > high):
+                return False
+    return True
 
 
 def _read(path):
@@ -315,6 +338,9 @@ class Store:
         if self._fin is not None:
             return self._fin  # a game's count not yet on flash: newer than the file
         p = self._load(STATS, _T_STATS, MSG_STATS, STATS_LEN)
+        if p is not None and not _stats_ok(p):
+            self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
+            p = None
         self._stats = ba = bytearray(STATS_LEN) if p is None else bytearray(p)
         return ba
 

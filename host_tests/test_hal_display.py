@@ -235,3 +235,87 @@ def test_show_allocates_nothing():
         no_alloc(d.contrast, 10)
         no_alloc(d.sleep, True)
         no_alloc(d.sleep, False)
+
+
+# ---- issue 17 item 10: a panel that browns out while the bus still answers ----------
+
+def _reads(addr, since=0):
+    return [d for (a, k, d) in SIM.i2c_log[since:] if a == addr and k == "r"]
+
+
+def _drawn(d):
+    d.fb.fill(0)
+    d.fb.fill_rect(0, 0, 30, 10, 1)   # top left: shows the orientation too
+    d.fb.text("PD", 60, 40, 1)
+
+
+def test_item10_browned_out_panel_is_found_by_its_status_and_restored():
+    for kind in ("ssd1306", "sh1106"):
+        for rot in (0, 180):
+            d = _panel(kind, rotate=rot)
+            _drawn(d)
+            d.show()
+            d.contrast(0x20)
+            o = SIM.oled
+            remap, rev = o.seg_remap, o.com_rev
+            seen = o.frame()                         # what the player saw
+            m = mark()
+            assert d.check() and d.ok                # lit and set up: one status byte
+            assert writes(0x3C, m) == [b"\x00"] and _reads(0x3C, m) == [b"\x00"]
+            o.reset()                                # the brownout: dark, defaults
+            assert not o.on and o.frame() != seen
+            m = mark()
+            assert not d.check() and not d.ok, kind
+            assert writes(0x3C, m) == [b"\x00"] and _reads(0x3C, m) == [b"\x40"]
+            assert d.init()
+            sent = d.show()                          # the whole frame again, then on
+            assert sent == (8 + 1026 + 3 if kind == "ssd1306" else 8 * 135 + 3)
+            assert o.on and o.contrast == 0x20 and (o.seg_remap, o.com_rev) == (remap, rev)
+            assert o.frame() == seen, (kind, rot)
+            d.sleep(True)
+            m = mark()
+            assert d.check() and _reads(0x3C, m) == []  # asleep: off anyway, not asked
+
+
+def test_item10_power_checks_every_two_seconds_and_revives_the_same_frame():
+    from power import AWAKE, Power
+    d = _panel()
+    _drawn(d)
+    d.show()
+    p = Power(bytearray(12), now_ms=0)
+    m = mark()
+    t = 0
+    for t in range(0, 10000, 33):                    # 10 s of frames, nothing drawn
+        p.level(t)
+        p.drive_display(d, AWAKE, 0x30)
+    assert len(_reads(0x3C, m)) == 5                 # the probe: once per 2 s
+    assert writes(0x3C, m) == [b"\x00"] * 5          # and nothing else
+    SIM.oled.reset()
+    t0 = t
+    while not (SIM.oled.on and _same(d)):
+        t += 33
+        p.level(t)
+        p.drive_display(d, AWAKE, 0x30)
+        assert t - t0 <= 2100, "the panel stayed dark"
+    assert SIM.oled.contrast == 0x30 and p.revived == 1
+
+
+def test_item10_browned_out_while_asleep_comes_back_on_wake():
+    for kind in ("ssd1306", "sh1106"):
+        d = _panel(kind)
+        _drawn(d)
+        d.show()
+        d.contrast(0x40)
+        d.sleep(True)
+        SIM.oled.reset()                             # browned out while off
+        d.sleep(False)
+        o = SIM.oled
+        assert o.on and o.contrast == 0x40 and o.pump and _same(d), kind
+
+
+def test_item10_check_allocates_nothing():
+    bus = CountingBus()
+    for kind in ("ssd1306", "sh1106"):
+        d = Display(bus, kind=kind)
+        d.show()
+        assert no_alloc(d.check)

@@ -301,3 +301,97 @@ def test_switch_irq_and_read_allocate_nothing():
 def test_pin_mode_of_the_switch():
     s, pin = _switch()
     assert pin.pull == machine.Pin.PULL_UP and pin.mode == machine.Pin.IN
+
+
+# ---- issue 17 item 11: a stuck, frozen or garbage sensor never rolls by itself ------
+
+def _lcg_trace(ms, seed, lo, hi):
+    """Garbage: samples spread over lo..hi milli-g on every axis (deterministic)."""
+    s = seed
+    out = []
+    for _ in range(ms // 20):
+        v = []
+        for _ in range(3):
+            s = (s * 1103515245 + 12345) & 0x7FFFFFFF
+            v.append(lo + (s >> 8) % (hi - lo + 1))
+        out.append(tuple(v))
+    return out
+
+
+def _faulty(trace, kind="mpu6050", rng=8, sens=3):
+    """Plays a trace; (events, whether the detector said `failed` at some point)."""
+    s = _accel(kind, 0x68 if kind != "lis3dh" else 0x18, rng)
+    q = Queue()
+    sh = Shaker(s, q, sensitivity=sens)
+    SIM.play(trace)
+    t = 0
+    seen = []
+    failed = False
+    while SIM.motion.busy():
+        sh.poll(t)
+        seen += events(q)
+        failed = failed or sh.failed
+        t += 20
+    return seen, failed
+
+
+def test_item11_frozen_sensor_is_a_fault_and_never_rolls():
+    # The registers stop updating: the same sample again and again, 30 s of it, at a
+    # value off gravity (which rolled 2-3 times per 30 s) and at gravity itself.
+    for sample in ((1500, 200, 900), (0, 0, 1000), (-3, -3, -3)):
+        for kind in ("mpu6050", "lis3dh"):
+            seen, failed = _faulty([sample] * 1500, kind)
+            assert SHAKE_START not in seen, (sample, kind)
+            assert failed, (sample, kind)
+
+
+def test_item11_steady_reading_off_gravity_is_a_fault():
+    # Noisy, but a steady 3 g (a stuck axis): nothing at rest reads that for long.
+    n = am._Noise(5, 10)
+    trace = [(3000 + n(), n(), 1000 + n()) for _ in range(1500)]
+    seen, failed = _faulty(trace)
+    assert SHAKE_START not in seen and failed
+
+
+def test_item11_garbage_sensor_is_a_fault_and_never_rolls():
+    for kind, rng in (("mpu6050", 8), ("mpu6050", 4), ("lis3dh", 8)):
+        for sens in (1, 3, 5):
+            seen, failed = _faulty(_lcg_trace(30000, 7 + sens, -8000, 8000), kind, rng, sens)
+            assert SHAKE_START not in seen, (kind, rng, sens)
+            assert failed, (kind, rng, sens)
+
+
+def test_item11_a_good_sensor_is_trusted_again_after_a_fault():
+    # Frozen, then alive again: after a quiet second of real readings, shakes roll.
+    s = _accel()
+    q = Queue()
+    sh = Shaker(s, q)
+    SIM.play([(1500, 200, 900)] * 100)
+    t = 0
+    while SIM.motion.busy():
+        sh.poll(t)
+        t += 20
+    assert sh.failed or sh._trust
+    events(q)
+    t = _polls(sh, t, 250)              # at rest, noisy: re-initialised and trusted
+    assert not sh.failed and events(q) == []
+    SIM.shake(True)
+    t = _polls(sh, t, 60)
+    SIM.shake(False)
+    assert SHAKE_START in events(q)
+
+
+def test_real_motion_is_never_a_sensor_fault():
+    # Shakes, bumps, knocks, tilts and walking, 10 s of rest: never a fault.
+    s = _accel()
+    q = Queue()
+    sh = Shaker(s, q)
+    t = 0
+    for trace in (am.shake(), am.bump(), am.knock(), am.tilt(), am.walk(), am.shake(3000),
+                  am.rest(10000)):
+        SIM.play(trace)
+        while SIM.motion.busy():
+            sh.poll(t)
+            assert not sh.failed
+            t += 20
+    assert SHAKE_START in events(q)

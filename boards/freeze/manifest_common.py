@@ -9,6 +9,7 @@ package("core", files=[
     "data.py",
     "dice.py",
     "frenzy.py",
+    "frenzy_load.py",
     "frenzy_score.py",
     "frenzy_why.py",
     "games.py",

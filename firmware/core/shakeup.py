@@ -361,5 +361,5 @@ class Game:
         """The game saved by to_bytes; ValueError when b is malformed."""
         # Loading and its checks live apart (Continue only): a new game never holds them.
         from core.shakeup_load import load
-        return load(cls, b, dice)
+        return load(cls, b, dice, classify)
 

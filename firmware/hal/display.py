@@ -8,7 +8,22 @@ power=None, power_level=0)`:
   changed or the panel is not `ok`;
 - `contrast(0-255)`, `sleep(on)` (display off / on), `init()` (power, reset pulse and
   the command sequence; again after a fault; returns `ok`);
-- `ok` turns False when the panel stops answering (OSError from the bus).
+- `ok` turns False when the panel stops answering (OSError from the bus), or when
+  `check()` finds that it lost its settings while it still answers (a brownout);
+- `check()` reads the status byte (a lone command control byte [0x00], then a 1-byte
+  read; no allocation). On both chips a read with D/C# low returns the status, whose
+  bit 6 (ON/OFF) is 1 while the display is off: SH1106 datasheet (Sino Wealth), the
+  command table's "Read Status" (D7 BUSY, D6 ON/OFF) and its I2C interface section
+  ("If the R/W bit is set to one ... the chip will output data ... according to the
+  D/C bit, which was sent during the last write access": hence the [0x00] first);
+  SSD1306 datasheet rev 1.1, 8.1 (MCU interface: a read with D/C# low is the status
+  register read, D6 = 1 display off) and 8.1.5 (I2C: R/W# = 1 is read mode). A
+  reset, at power-up or after a brownout, leaves either chip off (display off is the
+  reset state of both), so a panel that should be lit and reads off has lost
+  everything (charge pump, orientation, contrast, RAM): `ok` turns False and init()
+  plus a full frame restore it (power.drive_display calls check() every 2 s and does
+  that; no frame pays for it). While asleep the status cannot tell, so sleep(False)
+  sends the command sequence and the whole frame again before switching it on.
 
 Rotation 0 / 180 is done by the panel (segment remap + COM scan direction), so it costs
 nothing per frame. The panel is switched on only after the first frame has been written,
@@ -73,6 +88,7 @@ class Display:
     _cmd1: bytearray
     _st: bytearray
     _seq: bytearray
+    _sb: bytearray
 
     def __init__(self, i2c, width=128, height=64, addr=0x3C, kind="ssd1306", rotate=0,
                 reset=None, power=None, power_level=0):
@@ -112,6 +128,7 @@ class Display:
         self._pcmd = bytearray((0x00, 0xB0, 0x02, 0x10))  # column 2: the first visible of 132
         self._cmd = bytearray(3)  # [0x00, command, argument]
         self._cmd1 = bytearray(2)  # [0x00, command]
+        self._sb = bytearray(1)  # the status byte (check())
         # The command sequence init() sends (after the 0x00 control byte), panel left off.
         flip = rotate == 180
         remap = 0xA0 if flip else 0xA1  # A1: column 0 at the left edge of common modules
@@ -191,6 +208,24 @@ class Display:
             self.ok = True
         except OSError:
             self.ok = False
+        return self.ok
+
+    def check(self):
+        """Read the status byte: a panel that should be lit but says it is off lost
+        its settings (a brownout the bus outlived); `ok` turns False so that init()
+        and a full frame bring it back. Returns `ok`. Allocates nothing."""
+        st = self._st
+        if not self.ok or not st[_LIT] or st[_ASLEEP]:
+            return self.ok
+        try:
+            self.i2c.writeto(self.addr, b"\x00")  # D/C# low: the read is the status
+            self.i2c.readfrom_into(self.addr, self._sb)
+            if self._sb[0] & 0x40:  # D6: display off
+                self.ok = False
+        except OSError:
+            self.ok = False
+        if not self.ok:
+            st[_FORCE] = 0xFF
         return self.ok
 
     # ---- per frame ---------------------------------------------------------------
@@ -296,7 +331,12 @@ class Display:
             if on:
                 self._command(0xAE)
             elif st[_LIT]:
-                self._command(0xAF)
+                # Off, a brownout does not show in the status: the settings and the
+                # whole frame go again, then show() switches the panel on.
+                self.i2c.writeto(self.addr, self._seq)
+                st[_LIT] = 0
+                st[_FORCE] = 0xFF
+                self.show()
             # else: show() switches it on after the first frame
         except OSError:
             self.ok = False

@@ -33,6 +33,23 @@ samples taken at a fixed rate (at most one per poll) into SHAKE_START / SHAKE_EN
 settling after a roll). When reads fail 3 times in a row `failed` turns True (a running
 shake ends); the detector retries `init()` every 2 s and clears `failed` when the sensor
 answers again. poll() allocates nothing while the sensor answers.
+
+An accelerometer that answers with data no hand makes is a fault too (`failed`, so the
+app says once that OK rolls, as for a missing sensor), and such data never counts as
+motion, so it cannot roll by itself:
+- frozen: a sample exactly like the previous one measured nothing; or steady (a change
+  below 0.1 g) while its magnitude is far from 1 g, which at rest only gravity gives.
+  25 such samples in a row (0.5 s) are a fault. At rest the noise keeps every sample
+  different: MPU-6050 400 ug/rtHz (PS-MPU-6000A-00 rev 3.4, 6.2, p.13) over the 44 Hz
+  low-pass is ~2.7 mg rms, LIS3DH 220 ug/rtHz (DocID17530 rev 2, table 4) over 50 Hz
+  ~2 mg, each axis about a unit of 1/256 g (3.9 mg): all three unchanged 25 times in a
+  row is below 1e-20;
+- garbage: a change larger than the sensor's full scale (range_g, in g) within one
+  sample period, behind a 44 Hz low-pass (MPU-6000/6050 register map rev 4.2, reg 26)
+  or at 100 Hz (LIS3DH CTRL_REG1 0x57): a knock gives one or two, garbage most. Each
+  adds 8 to a count that every other sample drains by 1; 64 is a fault.
+After such a fault the detector re-initialises the sensor as above, and counts nothing
+until 50 plausible samples in a row (1 s) have come again.
 """
 try:
     from time import ticks_add, ticks_diff
@@ -66,6 +83,13 @@ _THRESH = b"\x18\x12\x0d\x09\x06"
 # Switch: edges in the window that start a shake, per sensitivity 1..5.
 _SW_START = b"\x0c\x0a\x08\x06\x05"
 _SW_END = const(3)
+# Implausible data (see the module doc), in the detector's units.
+_STILL = const(655)     # (0.1 g)^2: a change below this measured no motion
+_FAR = const(32768)     # |a|^2 off 1 g^2 by 1/2 g^2 (|a| < 0.71 g or > 1.22 g)
+_FROZEN = const(25)     # frozen samples in a row that are a fault
+_ODD_HIT = const(8)
+_ODD_FAULT = const(64)
+_PROOF = const(50)      # plausible samples in a row before a faulty sensor counts again
 # Shaker._f bits.
 _STARTED = const(1)   # the first poll set the sampling schedule
 _QUIET = const(2)     # cooling down after a roll until _wait
@@ -91,6 +115,10 @@ class Shaker:
     _py: int
     _pz: int
     _errs: int
+    _jmax: int
+    _frozen: int
+    _odd: int
+    _trust: int
     _ring: bytearray
     _ri: int
     _sum: int
@@ -115,6 +143,11 @@ class Shaker:
         self._py = 0
         self._pz = 0
         self._errs = 0
+        rg = getattr(sensor, "range_g", 8)
+        self._jmax = rg * rg * _G2  # (full scale)^2: more in one period is no motion
+        self._frozen = 0
+        self._odd = 0
+        self._trust = 0
         n = 500 // period_ms  # the switch's window: 500 ms of samples
         self._ring = bytearray(n if n > 0 else 1)
         self._ri = 0
@@ -147,6 +180,18 @@ class Shaker:
         for i in range(len(ring)):
             ring[i] = 0
         self._sum = 0
+
+    def _data_fault(self, now):
+        """The sensor answers with data no hand makes: failed, as when it stops
+        answering (init() again in _RETRY_MS), and on probation when it is back."""
+        self.failed = True
+        self._wait = ticks_add(now, _RETRY_MS)
+        self._frozen = self._odd = 0
+        self._trust = _PROOF
+        if self.shaking:
+            self.shaking = False
+            self.queue.put(SHAKE_END)
+        self._reset_state()
 
     def poll(self, now):
         f = self._f
@@ -214,6 +259,7 @@ class Shaker:
             a = x * x + y * y + z * z - _G2
             if a < 0:
                 a = -a
+            j = 0  # the change since the previous sample, |da|^2
             if f & _HAVE_PREV:
                 d = x - self._px
                 j = d * d
@@ -221,12 +267,40 @@ class Shaker:
                 j += d * d
                 d = z - self._pz
                 j += d * d
-                if j > a:
-                    a = j
             self._px = x
             self._py = y
             self._pz = z
             self._f = f | _HAVE_PREV
+            if f & _HAVE_PREV:
+                ok = True
+                if j > self._jmax:  # beyond the full scale in one period: garbage
+                    ok = False
+                    a = 0
+                    self._odd += _ODD_HIT
+                    if self._odd >= _ODD_FAULT:
+                        self._data_fault(now)
+                        return
+                elif j < _STILL:  # nothing moved: only gravity reads steady
+                    if not j or a > _FAR:
+                        ok = False
+                        self._frozen += 1
+                        if self._frozen >= _FROZEN:
+                            self._data_fault(now)
+                            return
+                    a = 0
+                elif j > a:
+                    a = j
+                if ok:
+                    self._frozen = 0
+                    if self._odd:
+                        self._odd -= 1
+                    if self._trust:
+                        self._trust -= 1
+                        a = 0
+                elif self._trust:
+                    self._trust = _PROOF
+            elif self._trust:
+                a = 0
             sc = self.score
             hi = self._hi
             if a > (hi >> 1 if self.shaking else hi):  # halved while shaking: hysteresis

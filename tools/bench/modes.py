@@ -321,6 +321,7 @@ BOOT_ORDER = ("guard", "core.games", "store", "power", "ui.gfx", "ui.font", "ui.
               "hal.shake", "hal.mpu6050", "hal.devices", "core.dice", "app", "ui.menu",
               "core.shakeup", "ui.shakeup_screen",
               "core.frenzy_score", "core.frenzy", "ui.frenzy_screen", "core.frenzy_why",
+              "core.frenzy_load",
               "core.shakeup_load", "core.shakeup_why", "ui.launch", "ui.settings", "ui.howto",
               "ui.stats")
 
