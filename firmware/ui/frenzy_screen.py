@@ -32,7 +32,7 @@ allocates nothing. 128x64 layout of the play view:
   y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
 """
 from core.dice import TWOX, WILD
-from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, GOAL, LOCKSTEP, PH_COMMON, PH_DECIDE, \
+from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, FARKLED, GOAL, LOCKSTEP, PH_COMMON, PH_DECIDE, \
     PH_OVER, PH_ROLL, PH_TAKE, PH_WILD, RELAY, RISK, ROLL, ROLLING, STOP, TAKE
 from core.frenzy_score import COMMON_BIT
 from core.games import FRENZY
@@ -70,8 +70,8 @@ _WIN_GRACE = const(600)  # ms the winner stays before OK leaves
 
 # self.ov: the overlays' and selection's state, kept at its offsets in the ui bytes
 # (_pack; bytes 1 and 9-11 are filled from the screen's attributes there).
-_UI_LEN = const(44)
-_UI_VERSION = const(1)
+_UI_LEN = const(49)
+_UI_VERSION = const(2)
 _VIEW = const(1)     # the view shown
 _NQ = const(2)       # overlays queued
 _Q = const(3)        # the queue (_QMAX bytes)
@@ -91,7 +91,9 @@ _SROUND = const(37)  # the summarised round (2 bytes)
 _SFLAGS = const(39)  # bit 0: 2X doubled this round; high nibble: seats in a tie round next
 _SIN = const(40)     # seats that played the summarised round
 _BEST = const(41)    # best counted round score so far, for the stats (3 bytes)
-_WIN_T0 = const(44)  # when the winner was shown (4 bytes; past the ui bytes)
+_SCUT = const(44)    # per seat: a later fill cut its round: filler << 6 | step (1-63)
+_SFARK = const(48)   # seats that farkled in the summarised round
+_WIN_T0 = const(49)  # when the winner was shown (4 bytes; past the ui bytes)
 
 # Drawing
 _DX = const(19)   # dice pitch
@@ -143,7 +145,7 @@ class FrenzyScreen(Screen):
         self.t_line3 = ""
         # The summary's and the winner's table (per row colour, round score, total):
         # made when one of them is shown, () otherwise.
-        self.t_rows = self.t_cols = self.t_tot = ()
+        self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()
         if ui:
             self._restore(ui)
         self._sync()
@@ -273,6 +275,7 @@ class FrenzyScreen(Screen):
         app = self.app
         ov = self.ov
         actor = g.player
+        step = min(g.step, 63)  # a fill's cut happens in the step just played
         lost = g.running(actor)
         doubled = g.common == TWOX  # as it is before a round end
         was_in = g.in_round
@@ -292,13 +295,19 @@ class FrenzyScreen(Screen):
                 v = V_FARKLE
                 app.play(FARKLE)
             elif t == "stopped_by":
+                s = nt[1]
+                ov[_SCUT + s] = nt[2] << 6 | step
                 i = ov[_NN]
-                if (sch == LOCKSTEP or nt[1] == actor) and i < _NMAX:
-                    ov[_NSF + i] = nt[1] << 4 | nt[2]
+                if (sch == LOCKSTEP or s == actor) and i < _NMAX:
+                    # bit 3: below the entry, before the sheet: this counts 0
+                    zero = not g.totals[s] and nt[3] * (2 if doubled else 1) < ENTRY
+                    ov[_NSF + i] = s << 4 | nt[2] | (8 if zero else 0)
                     ov[_NRUN + 3 * i:_NRUN + 3 * i + 3] = min(nt[3], 0xFFFFFF).to_bytes(3, "big")
                     if not i:
                         v = V_NOTICE
                     ov[_NN] = i + 1
+            elif t == "common":
+                ov[_SCUT:_SCUT + 4] = b"\0\0\0\0"  # a new round: no cuts yet
             elif t == "fill":
                 app.play(SAFE)
             elif t == "wild":
@@ -310,6 +319,11 @@ class FrenzyScreen(Screen):
                 ov[_SROUND + 1] = nt[1] & 0xFF
                 ov[_SFLAGS] = 1 if doubled else 0  # and no tie yet
                 ov[_SIN] = was_in
+                f = 0
+                for s in range(g.players):
+                    if was_in >> s & 1 and g.status(s) == FARKLED:
+                        f |= 1 << s
+                ov[_SFARK] = f
                 b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
                 ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
                 v = V_SUMMARY
@@ -457,7 +471,7 @@ class FrenzyScreen(Screen):
         self.t_line2 = ""
         self.t_line3 = ""
         if v != V_SUMMARY and v != V_WINNER:
-            self.t_rows = self.t_cols = self.t_tot = ()  # they go with their overlay
+            self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()  # with their overlay
         if v == V_PLAY:
             self.t_pts = ""
             m = self.mask
@@ -510,26 +524,31 @@ class FrenzyScreen(Screen):
         ov = self.ov
         i = ov[_NI]
         s = ov[_NSF + i] >> 4
-        self.t_line1 = "%s FILLED THE RISER:" % COLOURS[ov[_NSF + i] & 15]
+        self.t_line1 = "%s FILLED THE RISER:" % COLOURS[ov[_NSF + i] & 3]
         if s == self.app.holder or self.game.players == 1:
             self.t_line2 = "YOU STOP WITH"
         else:
             self.t_line2 = "%s STOPS WITH" % COLOURS[s]
         j = _NRUN + 3 * i
         self.t_line3 = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
+        if ov[_NSF + i] & 8:
+            self.t_info = "BELOW 400: COUNTS 0"
 
     def _new_table(self):
         self.t_rows = ["", "", "", ""]
         self.t_cols = ["", "", "", ""]
         self.t_tot = ["", "", "", ""]
+        self.t_tags = ["", "", "", ""]
         return self.t_rows, self.t_cols, self.t_tot
 
     def _summary_texts(self):
-        """The round's headline, per seat its colour, the round's score (or "-" out
-        of the round, "350<400" below the entry), the total; the footer."""
+        """The round's headline, per seat its colour, the round's score ("-" out of
+        the round, "350<400" below the entry, "FARKLE"), "CUT" where a later fill
+        cut the round, the total; the footer: who cut at which step, a tie."""
         g = self.game
         ov = self.ov
         rows, cols, tot = self._new_table()
+        cuts = []
         self.t_line1 = "ROUND %d" % (ov[_SROUND] << 8 | ov[_SROUND + 1])
         if ov[_SFLAGS] & 1:
             self.t_line1 += "  2^ DOUBLED"
@@ -540,10 +559,22 @@ class FrenzyScreen(Screen):
             else:
                 c = g.round_scores[s]
                 raw = g.round_raw[s]
-                cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
+                cols[s] = "FARKLE" if ov[_SFARK] >> s & 1 else \
+                    "+%d" % c if c or not raw else "%d<400" % raw
+                k = ov[_SCUT + s]
+                if k:
+                    self.t_tags[s] = "CUT"
+                    t = "CUT AT STEP %d BY %s" % (k & 63, COLOURS[k >> 6])
+                    if t not in cuts:
+                        cuts.append(t)
             tot[s] = str(g.totals[s])
-        # A tie: the marked rows play one more round.
-        self.t_line2 = "TIE: ONE MORE ROUND" if ov[_SFLAGS] >> 4 else "OK"
+        # The footer, two lines at most: the cuts, and a tie (the marked rows play
+        # one more round) on the last line.
+        if ov[_SFLAGS] >> 4:
+            cuts = cuts[:1] + ["TIE: ONE MORE ROUND"]
+        cuts = ["", ""] + cuts
+        self.t_line3 = cuts[-2]
+        self.t_line2 = cuts[-1]
 
     def _winner_texts(self):
         """The winner's total, then the other seats' colours and totals."""
@@ -588,7 +619,7 @@ class FrenzyScreen(Screen):
         if b[_NI] >= b[_NN]:
             ov[_NI] = 0
         for i in range(_NMAX):
-            ov[_NSF + i] &= 0x33  # stopped seat << 4 | filling seat
+            ov[_NSF + i] &= 0x3B  # stopped seat << 4 | counts 0 << 3 | filling seat
         ov[_SFLAGS] &= 0xF1
         if self.view == V_WINNER and self.game.phase != PH_OVER:
             self.view = V_PLAY
@@ -619,6 +650,7 @@ class FrenzyScreen(Screen):
             gfx.center(fb, self.t_line1, 16)
             gfx.center(fb, self.t_line2, 26, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line3, 38, 1, gfx.MEDIUM, 2)
+            gfx.text(fb, self.t_info, 2, 58)
             gfx.right(fb, "OK", 128, 58)
         elif v == V_WARN:
             gfx.banner(fb, "STOP?", 0)
@@ -631,15 +663,20 @@ class FrenzyScreen(Screen):
                 x += 16
         elif v == V_SUMMARY:
             gfx.banner(fb, self.t_line1, 0)
-            y = 13
+            gfx.right(fb, "ROUND", 92, 12)
+            gfx.right(fb, "TOTAL", 126, 12)
+            y = 19
             for s in range(self.game.players):
                 if self.ov[_SFLAGS] >> 4 + s & 1:  # a tie round's seat
-                    gfx.arrow(fb, 0, y + 1)
-                gfx.text(fb, self.t_rows[s], 5, y + 1)
-                gfx.right(fb, self.t_cols[s], 84, y, 1, gfx.MEDIUM)
-                gfx.right(fb, self.t_tot[s], 128, y, 1, gfx.MEDIUM)
-                y += 10
-            gfx.text(fb, self.t_line2, 0, 58)
+                    gfx.arrow(fb, 1, y + 1)
+                gfx.text(fb, self.t_rows[s], 6, y + 1)
+                gfx.text(fb, self.t_tags[s], 32, y + 1)
+                gfx.right(fb, self.t_cols[s], 92, y, 1, gfx.MEDIUM)
+                gfx.right(fb, self.t_tot[s], 126, y, 1, gfx.MEDIUM)
+                y += 8
+            gfx.text(fb, self.t_line3, 2, 51)
+            gfx.text(fb, self.t_line2, 2, 58)
+            gfx.right(fb, "OK", 128, 58)
         else:  # the winner
             gfx.center(fb, COLOURS[self.game.winner], 0, 1, gfx.MEDIUM, 2)
             gfx.center(fb, "WINS WITH", 16)

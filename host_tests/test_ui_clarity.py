@@ -1,0 +1,126 @@
+# portable: runs under MicroPython too
+"""Regressions of the second playtest (issue 18): what the screens say around a round
+of Farkle Frenzy and a game's end, driven through the App by buttons and shakes."""
+import framebuf
+
+import ui_rig
+from ui_rig import faces as _faces, scripted as _rig
+from core import frenzy as fz
+from test_ui_frenzy import start_game
+from ui import frenzy_screen as fs
+from ui import gfx
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+PREV = ui_rig.PREV
+BACK = ui_rig.BACK
+
+_C1 = bytes((0,))   # the Common Die shows 1
+_C2X = bytes((4,))  # the Common Die shows 2X
+
+
+def _lit(frame, x, y):
+    return frame[(y >> 3) * 128 + x] >> (y & 7) & 1
+
+
+def _drawn(frame, s, x, y, f=gfx.SMALL):
+    """s reads at (x, y) in frame exactly as the font draws it."""
+    w = gfx.width(s, f)
+    buf = bytearray(1024)
+    ref = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    gfx.text(ref, s, x, y, 1, f)
+    for yy in range(y, y + f[2]):
+        for xx in range(x, x + w):
+            if _lit(buf, xx, yy) != _lit(frame, xx, yy):
+                return False
+    return True
+
+
+def _roll(r):
+    r.press(OK)
+    r.wait(600)
+
+
+def _take(r, dice):
+    for i in dice:
+        assert ui_rig.to_item(r, i)
+        r.press(OK)
+    assert ui_rig.to_item(r, fs.IT_TAKE)
+    r.press(OK)
+
+
+def _stop(r):
+    s = r.app.screen
+    assert ui_rig.to_item(r, fs.IT_STOP)
+    r.press(OK)
+    if s.view == fs.V_WARN:
+        r.press(NEXT)
+        r.press(OK)
+
+
+def _pass(r):
+    if r.screen == "pass":
+        r.press(OK)
+
+
+def test_relay_summary_says_who_cut_a_round_and_marks_a_farkle():
+    # RED took 150 in step 1 and banked 650 in step 2; GREEN then filled the riser in
+    # step 1, which cuts RED's round to 150 (the rule). The summary said only
+    # "150<400": it must say the round was cut, at which step, by whom.
+    r = _rig("cl_cut", _C1 + _faces(1, 5, 2, 3, 4) + _faces(5, 5, 5) + _faces(1, 1, 1, 5, 5)
+             + _C2X + _faces(2, 3, 4, 6, 2) + _faces(1, 1, 1, 5, 5))
+    start_game(r, 2, fz.RELAY)
+    s = r.app.screen
+    _roll(r)                         # the Common Die: 1
+    _roll(r)                         # RED: 1 5 2 3 4
+    _take(r, (0, 1))
+    _roll(r)                         # ROLL on: 5 5 5
+    _take(r, (0, 1, 2))
+    _stop(r)
+    _pass(r)
+    assert s.game.player == 1
+    _roll(r)                         # GREEN: 1 1 1 5 5, fills in step 1
+    _take(r, (0, 1, 2, 3, 4))
+    _stop(r)
+    assert s.view == fs.V_SUMMARY, s.view
+    assert s.t_cols[0] == "150<400" and s.t_tags[0] == "CUT", (s.t_cols, s.t_tags)
+    assert s.t_tags[1] == "" and s.t_cols[1] == "+400"
+    assert s.t_line2 == "CUT AT STEP 1 BY GREEN", (s.t_line2, s.t_line3)
+    f = r.frame()
+    assert _drawn(f, "CUT AT STEP 1 BY GREEN", 2, 58)
+    assert _drawn(f, "ROUND", 92 - gfx.width("ROUND"), 12)  # the column headings
+    assert _drawn(f, "TOTAL", 126 - gfx.width("TOTAL"), 12)
+    assert _drawn(f, "OK", 128 - gfx.width("OK"), 58)       # the corner of every OK
+    # Round 2: GREEN rolls 2X and farkles at once; RED enters the sheet.
+    r.press(OK)
+    _roll(r)                         # 2X
+    _roll(r)                         # GREEN: 2 3 4 6 2: a Farkle
+    assert s.view == fs.V_FARKLE
+    r.press(OK)
+    _pass(r)
+    _roll(r)
+    _take(r, (0, 1, 2, 3, 4))
+    _stop(r)
+    assert s.view == fs.V_SUMMARY, s.view
+    assert s.t_cols[1] == "FARKLE" and s.t_tags[1] == "", (s.t_cols, s.t_tags)
+    assert s.t_cols[0] == "+800" and s.t_line2 == "" and s.t_line3 == ""
+    assert _drawn(r.frame(), "FARKLE", 92 - gfx.width("FARKLE", gfx.MEDIUM), 27, gfx.MEDIUM)
+
+
+def test_stopped_by_a_fill_below_the_entry_says_it_counts_0():
+    # "GREEN FILLED THE RISER: YOU STOP WITH 50" on a player with no score yet: the
+    # 50 counts 0 (below 400 before the sheet), and the notice must say so.
+    r = _rig("cl_zero", _C1 + _faces(1, 1, 1, 5, 5) + _faces(5, 2, 3, 4, 6))
+    start_game(r, 2, fz.LOCKSTEP)
+    s = r.app.screen
+    _roll(r)                         # the Common Die
+    _roll(r)                         # RED: 1 1 1 5 5
+    _take(r, (0, 1, 2, 3, 4))
+    assert ui_rig.to_item(r, fs.IT_ROLL)
+    r.press(OK)                      # keeps rolling: GREEN's step 1 first
+    _pass(r)
+    _roll(r)                         # GREEN: 5 2 3 4 6
+    _take(r, (0,))
+    assert s.view == fs.V_NOTICE, s.view
+    assert (s.t_line2, s.t_line3, s.t_info) == ("YOU STOP WITH", "50", "BELOW 400: COUNTS 0")
+    assert _drawn(r.frame(), "BELOW 400: COUNTS 0", 2, 58)
