@@ -124,3 +124,37 @@ def test_stopped_by_a_fill_below_the_entry_says_it_counts_0():
     assert s.view == fs.V_NOTICE, s.view
     assert (s.t_line2, s.t_line3, s.t_info) == ("YOU STOP WITH", "50", "BELOW 400: COUNTS 0")
     assert _drawn(r.frame(), "BELOW 400: COUNTS 0", 2, 58)
+
+
+def test_every_choice_bar_starts_on_its_first_item():
+    # After a fill from a one-die roll the cursor sat on STOP: TAKE's list (the die,
+    # TAKE) has two items like ROLL/STOP, and the index carried over.
+    r = _rig("cl_bar", _C2X + _faces(1, 1, 1, 5, 2) + _faces(5))
+    start_game(r, 1, fz.RELAY)
+    s = r.app.screen
+    _roll(r)                         # 2X
+    _roll(r)                         # 1 1 1 5 2
+    assert s.items[s.cur] == 0       # the first die
+    _take(r, (0, 1, 2, 3))
+    assert s.game.phase == fz.PH_DECIDE and s.items[s.cur] == fs.IT_ROLL
+    r.press(OK)                      # ROLL: one die
+    r.wait(600)
+    assert s.game.phase == fz.PH_TAKE and s.items[s.cur] == 0
+    r.press(OK)                      # the 5
+    r.press(NEXT)                    # onto TAKE (the second of two items)
+    assert s.items[s.cur] == fs.IT_TAKE
+    r.press(OK)
+    assert s.game.phase == fz.PH_DECIDE and s.game.riser(0) == 5
+    assert s.items[s.cur] == fs.IT_ROLL, s.items[:s.nitems]
+    # The STOP warning starts on NO; after NO the bar is back on ROLL.
+    r2 = _rig("cl_bar2", _C2X + _faces(5, 2, 3, 4, 6))
+    start_game(r2, 1, fz.RELAY)
+    s = r2.app.screen
+    _roll(r2)
+    _roll(r2)
+    _take(r2, (0,))
+    assert ui_rig.to_item(r2, fs.IT_STOP)
+    r2.press(OK)
+    assert s.view == fs.V_WARN and s.items[s.cur] == fs.IT_NO
+    r2.press(OK)
+    assert s.view == fs.V_PLAY and s.items[s.cur] == fs.IT_ROLL

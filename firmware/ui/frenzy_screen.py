@@ -9,6 +9,8 @@ One screen object shows the whole game. Its PLAY view follows the core's phase:
              it scores); the selection's points are shown live
   PH_DECIDE  ROLL (keep rolling; a shake does the same) or STOP (bank); stopping below
              400 before entering the score sheet asks first (the WARN view)
+Every choice bar starts on its first item: the first die, ROLL, NO (never where the
+cursor was in the previous phase).
 Overlays queued by a decision's notes are shown in order, each closed with OK:
 FARKLE, the "GREEN filled the riser: you stop with 450" notice, the round summary,
 the winner. Then the device is handed to the next deciding player (app.hand_to shows
@@ -146,8 +148,10 @@ class FrenzyScreen(Screen):
         # The summary's and the winner's table (per row colour, round score, total):
         # made when one of them is shown, () otherwise.
         self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()
+        self.bar = 255  # the view << 4 | phase the cursor was placed for
         if ui:
             self._restore(ui)
+            self.bar = self.view << 4 | game.phase  # the cursor as it was saved
         self._sync()
 
     # ---- app protocol ---------------------------------------------------------
@@ -429,11 +433,16 @@ class FrenzyScreen(Screen):
             items[0] = IT_NO
             items[1] = IT_YES
             n = 2
-        if n != self.nitems or self.cur >= n:
+        # Every choice bar starts on its first item (the first die, ROLL, NO): a new
+        # view or phase puts the cursor there, so OK out of habit does the same
+        # thing each time (the index once carried over from TAKE's list to STOP).
+        bar = v << 4 | ph
+        if bar != self.bar or n != self.nitems or self.cur >= n:
             self.cur = 0
             if ph == PH_TAKE and v == V_PLAY:
                 self.mask &= 0x3F
         self.nitems = n
+        self.bar = bar
         self._texts()
         self.dirty = True
 
