@@ -158,3 +158,28 @@ def test_every_choice_bar_starts_on_its_first_item():
     assert s.view == fs.V_WARN and s.items[s.cur] == fs.IT_NO
     r2.press(OK)
     assert s.view == fs.V_PLAY and s.items[s.cur] == fs.IT_ROLL
+
+
+def test_wild_picker_starts_on_the_best_value_and_asks_before_a_farkle():
+    # First roll 2 6 2 4 3 with the WILD: the picker started at 1 and OK declared it;
+    # a 2 would have made three 2s (200). Start on the best value, show its points,
+    # and ask before a value that farkles.
+    r = _rig("cl_wild", bytes((5,)) + _faces(2, 6, 2, 4, 3))
+    start_game(r, 1, fz.RELAY)
+    s = r.app.screen
+    _roll(r)                         # the Common Die: WILD
+    _roll(r)
+    assert s.game.phase == fz.PH_WILD
+    assert s.wildv == 2 and s.t_pts == "+200", (s.wildv, s.t_pts)
+    assert _drawn(r.frame(), "+200", 97 - gfx.width("+200", gfx.MEDIUM), 38, gfx.MEDIUM)
+    r.press(PREV)                    # 1: the Common Die alone scores nothing
+    assert s.wildv == 1 and s.t_pts == "FARKLE", (s.wildv, s.t_pts)
+    r.press(OK)                      # asks first
+    assert s.game.phase == fz.PH_WILD and s.wask
+    assert s.t_info == "FARKLE! OK AGAIN: SET IT"
+    r.press(NEXT)                    # another value: the question is gone
+    assert not s.wask and s.wildv == 2
+    r.press(PREV)
+    r.press(OK)
+    r.press(OK)                      # sure: declared, and a Farkle
+    assert s.game.wild == 1 and s.view == fs.V_FARKLE, (s.game.wild, s.view)

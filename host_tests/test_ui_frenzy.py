@@ -142,6 +142,10 @@ class Pilot(ui_rig.Player):
                     r.press(NEXT)
                 assert s.wildv == want
                 r.press(OK)
+                if g.phase == fz.PH_WILD:
+                    # A value that makes the roll a Farkle asks first: OK again.
+                    assert s.wask and s.t_pts == "FARKLE", (s.wask, s.t_pts)
+                    r.press(OK)
                 self.apply(fz.DECLARE | want, g)
             elif ph == fz.PH_TAKE:
                 self.saw("take")

@@ -3,7 +3,10 @@
 One screen object shows the whole game. Its PLAY view follows the core's phase:
   PH_COMMON  the round's roller shakes the Common Die (shake, or OK on ROLL)
   PH_ROLL    the player's dice are rolled (shake, or OK on ROLL); odds hint shown
-  PH_WILD    the roller picks the WILD value with PREV/NEXT, OK declares it
+  PH_WILD    the roller picks the WILD value with PREV/NEXT, OK declares it; the
+             picker starts on the value that scores best, shows the best points
+             of the value under the cursor, and a value that makes the roll a
+             Farkle takes a second OK
   PH_TAKE    the dice with a cursor: PREV/NEXT move, OK toggles a die (or the Common
              Die, when usable); OK on TAKE sets the selection aside (offered only when
              it scores); the selection's points are shown live
@@ -36,7 +39,7 @@ allocates nothing. 128x64 layout of the play view:
 from core.dice import TWOX, WILD
 from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, FARKLED, GOAL, LOCKSTEP, PH_COMMON, PH_DECIDE, \
     PH_OVER, PH_ROLL, PH_TAKE, PH_WILD, RELAY, RISK, ROLL, ROLLING, STOP, TAKE
-from core.frenzy_score import COMMON_BIT
+from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
@@ -128,6 +131,8 @@ class FrenzyScreen(Screen):
         self.cur = 0
         self.mask = 0  # PH_TAKE: the selection being built
         self.wildv = 1  # PH_WILD: the value offered
+        self.wbest = bytearray(7)  # PH_WILD: per value, the roll's best points / 50
+        self.wask = False  # PH_WILD: OK on a Farkle value asked "sure?"
         self.ok_take = bytearray(64)  # PH_TAKE: 1 where TAKE|mask is legal
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
         # The dice row as shown is a snapshot, so overlays keep the roll they are about
@@ -230,8 +235,15 @@ class FrenzyScreen(Screen):
             if k == PREV or k == NEXT:
                 # Every value may be declared: the cursor cycles through 1-6.
                 self.wildv = (self.wildv + (0 if k == NEXT else 4)) % 6 + 1
+                self.wask = False
+                self._texts()
                 app.play(SELECT)
+            elif k == OK and not self.wbest[self.wildv] and not self.wask:
+                self.wask = True  # this value makes the roll a Farkle: sure?
+                self._texts()
+                app.play(NOPE)
             elif k == OK:
+                self.wask = False
                 self._apply(DECLARE | self.wildv)
                 self._settle()
             return
@@ -437,6 +449,8 @@ class FrenzyScreen(Screen):
         # view or phase puts the cursor there, so OK out of habit does the same
         # thing each time (the index once carried over from TAKE's list to STOP).
         bar = v << 4 | ph
+        if v == V_PLAY and ph == PH_WILD:
+            self._wild_best(bar != self.bar)
         if bar != self.bar or n != self.nitems or self.cur >= n:
             self.cur = 0
             if ph == PH_TAKE and v == V_PLAY:
@@ -445,6 +459,26 @@ class FrenzyScreen(Screen):
         self.bar = bar
         self._texts()
         self.dirty = True
+
+    def _wild_best(self, start):
+        """Per WILD value, the best points of the roll with the WILD counted as it;
+        start: put the picker on the best value (the lowest of equals)."""
+        g = self.game
+        t = ones_table(g.ones)
+        wb = self.wbest
+        top = 0
+        for v in range(1, 7):
+            b = 0
+            for m in range(1, 64):
+                p = points_of(g.rolled, g.nrolled, v, m, t)
+                if p > b:
+                    b = p
+            wb[v] = b // 50
+            if wb[v] > wb[top]:
+                top = v
+        if start:
+            self.wildv = top or 1
+            self.wask = False
 
     def _rolls_on(self):
         """Would ROLL give this same player the next roll at once? Relay: always.
@@ -500,7 +534,10 @@ class FrenzyScreen(Screen):
             elif ph == PH_COMMON:
                 self.t_info = "SHAKE THE COMMON DIE"
             elif ph == PH_WILD:
-                self.t_info = "WILD: PICK ITS VALUE"
+                b = self.wbest[self.wildv] * 50
+                self.t_pts = "+%d" % b if b else "FARKLE"
+                self.t_info = "FARKLE! OK AGAIN: SET IT" if self.wask else \
+                    "WILD: PICK ITS VALUE"
             elif ph == PH_ROLL or ph == PH_DECIDE:
                 n = g.to_roll()
                 if self.app.settings[S_ODDS] and n:
@@ -776,7 +813,7 @@ class FrenzyScreen(Screen):
             gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
         gfx.text(fb, self.t_info, 0, 48)
         if ph == PH_WILD:
-            _button(fb, "SET WILD", 0, True)
+            _button(fb, "SURE?" if self.wask else "SET WILD", 0, True)
             gfx.right(fb, "< >", 128, _BY + 2)
             return
         x = 0
