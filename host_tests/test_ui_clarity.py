@@ -171,7 +171,7 @@ def test_wild_picker_starts_on_the_best_value_and_asks_before_a_farkle():
     _roll(r)
     assert s.game.phase == fz.PH_WILD
     assert s.wildv == 2 and s.t_pts == "+200", (s.wildv, s.t_pts)
-    assert _drawn(r.frame(), "+200", 97 - gfx.width("+200", gfx.MEDIUM), 38, gfx.MEDIUM)
+    assert _drawn(r.frame(), "+200", 97 - gfx.width("+200", gfx.MEDIUM), 40, gfx.MEDIUM)
     r.press(PREV)                    # 1: the Common Die alone scores nothing
     assert s.wildv == 1 and s.t_pts == "FARKLE", (s.wildv, s.t_pts)
     r.press(OK)                      # asks first
@@ -183,3 +183,19 @@ def test_wild_picker_starts_on_the_best_value_and_asks_before_a_farkle():
     r.press(OK)
     r.press(OK)                      # sure: declared, and a Farkle
     assert s.game.wild == 1 and s.view == fs.V_FARKLE, (s.game.wild, s.view)
+
+
+def test_frenzy_caret_stays_apart_from_the_running_total():
+    # The caret under the first die touched the running total's big digit below it
+    # and read as one glyph ("Ô", tools/screenshots/frenzy-select.png).
+    r = _rig("cl_caret", _C2X + _faces(1, 5, 2, 3, 4))
+    start_game(r, 1, fz.RELAY)
+    s = r.app.screen
+    _roll(r)
+    _roll(r)
+    assert s.game.phase == fz.PH_TAKE and s.items[s.cur] == 0
+    f = r.frame()
+    caret = [y for y in range(26, 40) if _lit(f, 8, y) and not _lit(f, 0, y)]
+    digit = [y for y in range(26, 48) if _lit(f, 2, y)]  # the big "0"'s left side
+    assert caret and digit, (caret, digit)
+    assert min(digit) - max(caret) >= 3, (caret, digit)

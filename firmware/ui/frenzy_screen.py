@@ -31,8 +31,9 @@ allocates nothing. 128x64 layout of the play view:
   y 0   colour label, round, the player's score sheet total
   y 9   the rolled dice (17 px) | the Common Die at the right
   y 27  the cursor caret (or the WILD mark under the Common Die)
-  y 31  the running total in big digits (x2 when the Common Die shows 2X), the
-        selection's points, the riser (5 steps, filled as dice go on it)
+  y 33  the running total in big digits (x2 when the Common Die shows 2X), the
+        selection's points, the riser (5 steps, filled as dice go on it); 3 rows
+        below the caret, which read as one glyph with the digit under it (a "Ô")
   y 48  one info line: the odds hint ("FARKLE RISK 8%") or what to do
   y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
 """
@@ -794,11 +795,11 @@ class FrenzyScreen(Screen):
         if ph == PH_TAKE and cur_item <= IT_COMMON:
             gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
         if ph != PH_COMMON:
-            x = gfx.text(fb, self.t_run, 0, 31, 1, gfx.MEDIUM, 2)
+            x = gfx.text(fb, self.t_run, 0, 33, 1, gfx.MEDIUM, 2)
             if c == TWOX:
-                gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
+                gfx.text(fb, "^2", x + 1, 40, 1, gfx.MEDIUM)
             if self.t_pts:
-                gfx.right(fb, self.t_pts, 97, 38, 1, gfx.MEDIUM)
+                gfx.right(fb, self.t_pts, 97, 40, 1, gfx.MEDIUM)
             # The riser: 5 steps, filled as dice go on it.
             n = g.riser(seat)
             for i in range(5):
