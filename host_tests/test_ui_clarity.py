@@ -3,6 +3,8 @@
 of Farkle Frenzy and a game's end, driven through the App by buttons and shakes."""
 import framebuf
 
+from core import games
+
 import ui_rig
 from ui_rig import faces as _faces, scripted as _rig
 from core import frenzy as fz
@@ -199,3 +201,168 @@ def test_frenzy_caret_stays_apart_from_the_running_total():
     digit = [y for y in range(26, 48) if _lit(f, 2, y)]  # the big "0"'s left side
     assert caret and digit, (caret, digit)
     assert min(digit) - max(caret) >= 3, (caret, digit)
+
+
+def _frenzy_won(name, players=3):
+    """A Frenzy game of `players` seats a round before its end (straight through the
+    core): RED rolls 2000 in the last round and wins; shown on the App."""
+    from core.dice import Dice
+    from ui_rig import Script
+    r = ui_rig.Rig(name)
+    r.wait(1500)
+    g = fz.Game(players, fz.RELAY, 300)
+    for k in range(4):
+        g.apply(fz.COMMON_ROLL, (5,))
+        for _ in range(players):
+            g.apply(fz.ROLL, (1, 1, 1, 1, 1) if g.player == 0 or k < 2 else (5, 2, 3, 4, 6))
+            g.apply(fz.TAKE | (0x1F if g.player == 0 or k < 2 else 1))
+            if g.phase == fz.PH_DECIDE:
+                g.apply(fz.STOP)
+    # The last round's roller goes first: the others take a 5, RED rolls five 1s.
+    last = b""
+    for i in range(players):
+        last += _faces(1, 1, 1, 1, 1) if (g.roller + i) % players == 0 else _faces(5, 2, 3, 4, 6)
+    r.app.dice = Dice(Script(bytes((2,)) + last, 9))
+    g._dice = r.app.dice
+    r.app.players = players
+    r.app.holder = g.player
+    r.app.store.save_game(games.FRENZY, g.to_bytes(), b"\x01")
+    r.app.show(fs.FrenzyScreen(r.app, g, None))
+    s = r.app.screen
+    for _ in range(40):
+        if s.view == fs.V_WINNER or r.app.screen is not s:
+            if r.screen == "pass":
+                r.press(OK)
+                continue
+            if s.view == fs.V_WINNER:
+                break
+        if s.view != fs.V_PLAY:
+            r.press(OK)
+        elif s.game.phase == fz.PH_TAKE:
+            _take(r, (0,) if s.game.player else (0, 1, 2, 3, 4))
+        elif s.game.phase == fz.PH_DECIDE:
+            _stop(r)
+        else:
+            _roll(r)
+    assert s.view == fs.V_WINNER, s.view
+    return r, s
+
+
+def test_frenzy_winner_shows_the_standings_and_offers_a_rematch():
+    from core import games as gm
+    r, s = _frenzy_won("cl_fwin")
+    g = s.game
+    assert g.winner == 0 and s.t_line1 == "RED WINS"
+    # The standings: the winner, then the others by total, highest first.
+    tots = [g.totals[1], g.totals[2]]
+    order = [s.t_rows[j] for j in s.rank]
+    assert [int(s.t_tot[j]) for j in s.rank] == sorted(tots, reverse=True), order
+    f = r.frame()
+    assert _drawn(f, "TOTAL", 126 - gfx.width("TOTAL"), 12)
+    assert _drawn(f, s.t_line2, 126 - gfx.width(s.t_line2, gfx.MEDIUM), 19, gfx.MEDIUM)
+    # REMATCH (first) starts the same game again with the next seat rolling first.
+    assert s.cur == 0
+    r.wait(700)
+    r.press(OK)
+    s2 = r.app.screen
+    if r.screen == "pass":
+        assert s2.seat == 1
+        r.press(OK)
+        s2 = r.app.screen
+    assert s2.NAME == "frenzy" and s2 is not s, s2.NAME
+    g2 = s2.game
+    assert (g2.players, g2.schedule, g2.ones) == (3, g.schedule, g.ones)
+    assert g2.round == 1 and g2.roller == 1 and g2.player == 1 and max(g2.totals) == 0
+    st = r.app.store.load_stats()
+    import store
+    assert store.stat(st, gm.ST_FF_GAMES) == 1  # the won game was counted
+
+
+def test_frenzy_winner_menu_goes_to_the_menu():
+    r, s = _frenzy_won("cl_fwin2", 2)
+    r.wait(700)
+    r.press(NEXT)
+    assert s.cur == 1
+    r.press(OK)
+    assert r.screen == "menu"
+    assert not r.app.store.has_game()
+
+
+def test_shakeup_winner_shows_every_players_safe_pawns():
+    # The Shake Up winner screen showed nothing of the others.
+    from core import shakeup as su
+    from ui.shakeup_screen import ShakeUpScreen
+    r = ui_rig.Rig("cl_swin")
+    r.wait(1500)
+    app = r.app
+    g = su.Game(3, False, app.dice)
+    while g.phase == su.ROLLOFF:
+        g.apply(su.ROLL, [6] if g.player == 0 else [1])
+    # GREEN gets one pawn SAFE on its way; RED moves pawns up until all five are SAFE.
+    for _ in range(200):
+        if g.phase == su.OVER:
+            break
+        if g.phase == su.SHAKE:
+            if g.player == 2:
+                g.apply(su.ROLL, [1, 2, 4, 6])
+                g.apply(su.STOP)
+            else:
+                g.apply(su.ROLL, [1, 1, 1, 2])
+                g.apply(su.STOP)
+        elif g.phase == su.MOVING:
+            legal = g.legal()
+            g.apply(legal[-1] if g.player == 0 or g.count(1, 4) == 0 else legal[0])
+        else:
+            g.apply(g.legal()[-1])
+        if g.player == 0 and g.count(0, 4) == 4 and g.count(0, 3) and g.phase == su.SHAKE:
+            break
+    assert g.phase == su.SHAKE and g.player == 0 and g.count(0, 4) == 4, (g.phase, g.player)
+    from core.dice import Dice
+    from ui_rig import Script
+    app.dice = g._dice = Dice(Script(_faces(1, 1, 1, 2) * 4))  # MOVE
+    app.players = 3
+    app.holder = 0
+    app.show(ShakeUpScreen(app, g, None))
+    s = app.screen
+    for _ in range(20):
+        if r.screen == "win":
+            break
+        if s.view == 2:              # DICE: stop on a MOVE
+            while s.cur != 5:
+                r.press(NEXT)
+            r.press(OK)
+        elif s.view == 4:            # MOVE: from the highest level
+            while s.choices[s.cur] != s.choices[-1]:
+                r.press(NEXT)
+            r.press(OK)
+        elif s.ack:
+            r.press(OK)
+        else:                        # BOARD: shake by OK
+            r.press(OK)
+            r.wait(600)
+    assert r.screen == "win", r.screen
+    w = app.screen
+    safe = [g.count(i, 4) for i in range(3)]
+    assert w.rows[0] == ("RED", "5 SAFE"), w.rows
+    assert sorted(safe[1:], reverse=True) == [int(t.split()[0]) for _, t in w.rows[1:]]
+    f = r.frame()
+    assert _drawn(f, "5 SAFE", 126 - gfx.width("5 SAFE", gfx.MEDIUM), 14, gfx.MEDIUM)
+    assert w.cur == 0
+    r.wait(700)
+    r.press(OK)                      # REMATCH: a new roll-off, same players
+    if r.screen == "pass":
+        r.press(OK)
+    s2 = app.screen
+    assert s2.NAME == "shakeup" and s2.game.players == 3 and s2.game.phase == su.ROLLOFF
+
+
+def test_frenzy_game_first_seat_is_checked():
+    g = fz.Game(3, fz.RELAY, 300, None, 2)
+    assert (g.roller, g.player) == (2, 2)
+    for bad in (3, -1, "1"):
+        try:
+            fz.Game(3, fz.RELAY, 300, None, bad)
+        except ValueError as e:
+            assert "start" in str(e)
+        else:
+            raise AssertionError("first=%r accepted" % (bad,))

@@ -44,7 +44,7 @@ from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, key
+from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, end_choices, key, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -154,6 +154,7 @@ class FrenzyScreen(Screen):
         # The summary's and the winner's table (per row colour, round score, total):
         # made when one of them is shown, () otherwise.
         self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()
+        self.rank = b""  # the winner view: the other seats' rows by total
         self.bar = 255  # the view << 4 | phase the cursor was placed for
         if ui:
             self._restore(ui)
@@ -208,8 +209,16 @@ class FrenzyScreen(Screen):
         v = self.view
         app = self.app
         if v == V_WINNER:
-            if k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
-                app.menu()
+            # REMATCH (first) or MENU; after a grace, so a mashed OK is not lost on it.
+            if k == PREV or k == NEXT:
+                self.cur ^= 1
+                self.dirty = True
+                app.play(SELECT)
+            elif k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
+                if self.cur:
+                    app.menu()
+                else:
+                    rematch(app, self.KIND)
             return
         self.dirty = True
         if v == V_WARN:
@@ -624,10 +633,12 @@ class FrenzyScreen(Screen):
         self.t_line2 = cuts[-1]
 
     def _winner_texts(self):
-        """The winner's total, then the other seats' colours and totals."""
+        """The winner's total, then the other seats' colours and totals (in seat
+        order; self.rank: their rows by total, highest first: the standings)."""
         g = self.game
         rows, _, tot = self._new_table()
         w = g.winner
+        self.t_line1 = COLOURS[w] + " WINS"
         self.t_line2 = str(g.totals[w])
         k = 0
         for s in range(g.players):
@@ -635,6 +646,9 @@ class FrenzyScreen(Screen):
                 rows[k] = COLOURS[s]
                 tot[k] = str(g.totals[s])
                 k += 1
+        order = list(range(k))
+        order.sort(key=lambda i: -int(tot[i]))
+        self.rank = bytes(order)
 
     # ---- ui bytes for Continue --------------------------------------------------------
 
@@ -724,17 +738,16 @@ class FrenzyScreen(Screen):
             gfx.text(fb, self.t_line3, 2, 51)
             gfx.text(fb, self.t_line2, 2, 58)
             gfx.right(fb, "OK", 128, 58)
-        else:  # the winner
-            gfx.center(fb, COLOURS[self.game.winner], 0, 1, gfx.MEDIUM, 2)
-            gfx.center(fb, "WINS WITH", 16)
-            gfx.center(fb, self.t_line2, 24, 1, gfx.MEDIUM, 2)
-            y = 43
-            for i in range(3):
-                if self.t_rows[i]:
-                    gfx.text(fb, self.t_rows[i], 0, y)
-                    gfx.right(fb, self.t_tot[i], 64, y)
-                y += 7
-            gfx.right(fb, "OK: MENU", 128, 58)
+        else:  # the winner: the final standings, REMATCH or MENU
+            gfx.banner(fb, self.t_line1, 0)
+            gfx.right(fb, "TOTAL", 126, 12)
+            _standing(fb, 1, COLOURS[self.game.winner], self.t_line2, 19)
+            y = 27
+            for i in range(len(self.rank)):
+                j = self.rank[i]
+                _standing(fb, i + 2, self.t_rows[j], self.t_tot[j], y)
+                y += 8
+            end_choices(fb, self.cur)
 
     def _draw_play(self, fb):
         g = self.game
@@ -829,6 +842,13 @@ class FrenzyScreen(Screen):
                 x = _button(fb, "STOP", x, cur)
         if self.rolling and not tumbling and not app.sensor_missing:
             gfx.right(fb, "OR SHAKE", 128, _BY + 2)
+
+
+def _standing(fb, place, name, total, y):
+    """A row of the final standings: place, colour, total (medium, margins of 2)."""
+    gfx.text(fb, "1234"[place - 1:place], 2, y, 1, gfx.MEDIUM)
+    gfx.text(fb, name, 12, y, 1, gfx.MEDIUM)
+    gfx.right(fb, total, 126, y, 1, gfx.MEDIUM)
 
 
 def _button(fb, s, x, cursor, enabled=True):

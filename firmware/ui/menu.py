@@ -52,6 +52,7 @@ class Menu(Screen):
 
     def enter(self):
         app = self.app
+        app.first = 0  # a game set up here starts with RED (a rematch moves it on)
         items = []
         if app.store.has_game():
             items.append("CONTINUE")
