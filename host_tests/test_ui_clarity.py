@@ -366,3 +366,43 @@ def test_frenzy_game_first_seat_is_checked():
             assert "start" in str(e)
         else:
             raise AssertionError("first=%r accepted" % (bad,))
+
+
+def _scores_after_red_rolls_on(name, schedule):
+    r = _rig(name, _C2X + _faces(1, 5, 2, 3, 4) + _faces(2, 3, 4))
+    start_game(r, 2, schedule)
+    s = r.app.screen
+    _roll(r)
+    _roll(r)                         # RED: 1 5 2 3 4
+    _take(r, (0, 1))
+    assert ui_rig.to_item(r, fs.IT_ROLL)
+    r.press(OK)
+    r.wait(600)
+    return r, s
+
+
+def test_scores_key_shows_what_the_schedule_lets_this_player_see():
+    # No score overview during a round: the others' totals showed only on the
+    # summary, also in Lockstep where nothing is hidden.
+    r, s = _scores_after_red_rolls_on("cl_sc_ls", fz.LOCKSTEP)
+    _pass(r)
+    assert s.game.player == 1 and s.game.phase == fz.PH_ROLL and s.nitems == 1
+    assert _drawn(r.frame(), "< >: SCORES", 128 - gfx.width("< >: SCORES"), 48)
+    r.press(NEXT)
+    assert s.view == fs.V_SCORES
+    assert s.t_cols[0] == "+150" and s.t_cols[1] == "+0", s.t_cols
+    assert s.t_tot[:2] == ["0", "0"] and s.t_line2 == ""
+    assert _drawn(r.frame(), "+150", 92 - gfx.width("+150", gfx.MEDIUM), 19, gfx.MEDIUM)
+    r.press(OK)                      # closes it; the roll still waits
+    assert s.view == fs.V_PLAY and s.game.phase == fz.PH_ROLL and s.rolling
+    r.press(ui_rig.BACK)             # the view is never saved as SCORES
+    assert r.screen == "menu"
+    # Relay: the other seat's round is hidden until the summary; RED farkled on.
+    r, s = _scores_after_red_rolls_on("cl_sc_rl", fz.RELAY)
+    assert s.view == fs.V_FARKLE
+    r.press(OK)
+    _pass(r)
+    r.press(PREV)
+    assert s.view == fs.V_SCORES and s.game.player == 1
+    assert s.t_cols[0] == "" and s.t_cols[1] == "+0", s.t_cols
+    assert s.t_line2 == "RELAY HIDES THE ROUNDS"

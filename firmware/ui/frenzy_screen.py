@@ -20,7 +20,10 @@ the winner. Then the device is handed to the next deciding player (app.hand_to s
 "Pass to ..." only when the seat changes).
 
 Relay keeps each player's round private until the summary: notices about other
-seats are only shown in Lockstep, where everyone plays in view.
+seats are only shown in Lockstep, where everyone plays in view. Where the choice bar
+has one item (the Common Die's and a round's first roll), PREV or NEXT show the
+SCORES view: every seat's sheet total, and this round's running totals as far as
+the schedule shows them (Lockstep: all; Relay: the player's own); any key closes it.
 
 The ui bytes (for Continue) are `_pack()`: the open overlays with their data, the
 cursor, the selection and the best round so far, so a restored game shows exactly
@@ -61,6 +64,7 @@ V_NOTICE = const(2)  # someone filled the riser: who stops with what
 V_WARN = const(3)  # stop below 400 before entering the score sheet?
 V_SUMMARY = const(4)
 V_WINNER = const(5)
+V_SCORES = const(6)  # PREV/NEXT where the bar has one choice: every total in view
 
 # Cursor items (self.items holds them for the current view); 0-4 are the rolled dice.
 IT_COMMON = const(5)
@@ -221,6 +225,10 @@ class FrenzyScreen(Screen):
                     rematch(app, self.KIND)
             return
         self.dirty = True
+        if v == V_SCORES:
+            self.view = V_PLAY  # any key closes it
+            self._sync()
+            return
         if v == V_WARN:
             if k == PREV or k == NEXT:
                 self.cur ^= 1
@@ -260,7 +268,10 @@ class FrenzyScreen(Screen):
         if k == PREV or k == NEXT:
             if n > 1:
                 self.cur = (self.cur + (1 if k == NEXT else n - 1)) % n
-                app.play(SELECT)
+            else:
+                self.view = V_SCORES  # nothing to choose: the scores instead
+                self._sync()
+            app.play(SELECT)
             return
         if k != OK or not n:
             return
@@ -523,7 +534,7 @@ class FrenzyScreen(Screen):
         self.t_line1 = ""
         self.t_line2 = ""
         self.t_line3 = ""
-        if v != V_SUMMARY and v != V_WINNER:
+        if v != V_SUMMARY and v != V_WINNER and v != V_SCORES:
             self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()  # with their overlay
         if v == V_PLAY:
             self.t_pts = ""
@@ -572,6 +583,8 @@ class FrenzyScreen(Screen):
             self.t_line3 = "ROUND SCORE %d" % (r * 2 if g.common == TWOX else r)
         elif v == V_SUMMARY:
             self._summary_texts()
+        elif v == V_SCORES:
+            self._scores_texts()
         else:
             self._winner_texts()
 
@@ -632,6 +645,23 @@ class FrenzyScreen(Screen):
         self.t_line3 = cuts[-2]
         self.t_line2 = cuts[-1]
 
+    def _scores_texts(self):
+        """Every seat's sheet total; this round's running totals where the schedule
+        shows them (Lockstep: every seat's; Relay: only the player's own)."""
+        g = self.game
+        rows, cols, tot = self._new_table()
+        self.t_line1 = "SCORES: ROUND %d" % g.round
+        hide = g.schedule == RELAY and g.players > 1
+        for s in range(g.players):
+            rows[s] = COLOURS[s]
+            tot[s] = str(g.totals[s])
+            if not g.in_round >> s & 1:
+                cols[s] = "-"
+            elif g.phase != PH_COMMON and (s == g.player or not hide):
+                cols[s] = "FARKLE" if g.status(s) == FARKLED else "+%d" % g.running(s)
+        self.t_line3 = ""
+        self.t_line2 = "RELAY HIDES THE ROUNDS" if hide else ""
+
     def _winner_texts(self):
         """The winner's total, then the other seats' colours and totals (in seat
         order; self.rank: their rows by total, highest first: the standings)."""
@@ -655,7 +685,7 @@ class FrenzyScreen(Screen):
     def _pack(self):
         b = self.ov[:_UI_LEN]
         b[0] = _UI_VERSION
-        b[_VIEW] = self.view
+        b[_VIEW] = V_PLAY if self.view == V_SCORES else self.view
         b[_CUR] = self.cur
         b[_MASK] = self.mask
         b[_WILDV] = self.wildv
@@ -722,13 +752,13 @@ class FrenzyScreen(Screen):
             for i in range(2):
                 x = _button(fb, "NO" if self.items[i] == IT_NO else "YES", x, i == self.cur)
                 x += 16
-        elif v == V_SUMMARY:
+        elif v == V_SUMMARY or v == V_SCORES:
             gfx.banner(fb, self.t_line1, 0)
             gfx.right(fb, "ROUND", 92, 12)
             gfx.right(fb, "TOTAL", 126, 12)
             y = 19
             for s in range(self.game.players):
-                if self.ov[_SFLAGS] >> 4 + s & 1:  # a tie round's seat
+                if v == V_SUMMARY and self.ov[_SFLAGS] >> 4 + s & 1:  # a tie round's seat
                     gfx.arrow(fb, 1, y + 1)
                 gfx.text(fb, self.t_rows[s], 6, y + 1)
                 gfx.text(fb, self.t_tags[s], 32, y + 1)
@@ -826,6 +856,8 @@ class FrenzyScreen(Screen):
             gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
             gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
         gfx.text(fb, self.t_info, 0, 48)
+        if self.nitems == 1 and not tumbling:
+            gfx.right(fb, "< >: SCORES", 128, 48)
         if ph == PH_WILD:
             _button(fb, "SURE?" if self.wask else "SET WILD", 0, True)
             gfx.right(fb, "< >", 128, _BY + 2)
