@@ -406,3 +406,36 @@ def test_scores_key_shows_what_the_schedule_lets_this_player_see():
     assert s.view == fs.V_SCORES and s.game.player == 1
     assert s.t_cols[0] == "" and s.t_cols[1] == "+0", s.t_cols
     assert s.t_line2 == "RELAY HIDES THE ROUNDS"
+
+
+def test_continue_says_what_is_saved():
+    # CONTINUE did not say what is saved: the game, its round or leader, whose turn.
+    from ui import menu
+    r, s = _scores_after_red_rolls_on("cl_cont", fz.LOCKSTEP)
+    r.press(BACK)
+    m = r.app.screen
+    assert r.screen == "menu" and m.items[m.cur] == "CONTINUE"
+    assert m.cont == ("FRENZY, ROUND 1", "GREEN'S TURN"), m.cont
+    f = r.frame()
+    # Drawn inverted on the bar: its pixels are the dark ones.
+    inv = bytes(x ^ 0xFF for x in f[:256]) + f[256:]
+    assert _drawn(inv, "FRENZY, ROUND 1", (128 - gfx.width("FRENZY, ROUND 1")) // 2, 1)
+    assert _drawn(inv, "GREEN'S TURN", (128 - gfx.width("GREEN'S TURN")) // 2, 9)
+    r.press(NEXT)                    # elsewhere: the title
+    assert m.items[m.cur] != "CONTINUE"
+    # The offsets menu.saved() reads agree with the games' own bytes.
+    from core import shakeup as su
+    g = fz.Game(3, fz.RELAY, 300, None, 2)
+    g.round = 7
+    assert menu.saved(games.FRENZY, g.to_bytes()) == ("FRENZY, ROUND 7", "BLUE'S TURN")
+    u = su.Game(3)
+    assert menu.saved(games.SHAKEUP, u.to_bytes()) == ("SHAKE UP, ROLL-OFF", "RED'S TURN")
+    while u.phase == su.ROLLOFF:
+        u.apply(su.ROLL, [6] if u.player == 1 else [1])
+    assert menu.saved(games.SHAKEUP, u.to_bytes()) == ("SHAKE UP, NO PAWN SAFE", "GREEN'S TURN")
+    u._pawns[1 * 4 + 3] = 2  # GREEN: two pawns SAFE (as the save keeps them)
+    u._pawns[1 * 4] -= 2
+    assert u.count(1, 4) == 2
+    assert menu.saved(games.SHAKEUP, u.to_bytes())[0] == "SHAKE UP, GREEN LEADS: 2 SAFE"
+    u._pawns[0 * 4 + 3] = 2
+    assert menu.saved(games.SHAKEUP, u.to_bytes())[0] == "SHAKE UP, TIED AT 2 SAFE"
