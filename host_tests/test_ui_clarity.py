@@ -439,3 +439,31 @@ def test_continue_says_what_is_saved():
     assert menu.saved(games.SHAKEUP, u.to_bytes())[0] == "SHAKE UP, GREEN LEADS: 2 SAFE"
     u._pawns[0 * 4 + 3] = 2
     assert menu.saved(games.SHAKEUP, u.to_bytes())[0] == "SHAKE UP, TIED AT 2 SAFE"
+
+
+def test_stats_say_by_seat_colour_and_reset_after_asking():
+    import store
+    from core import games as gm
+    from ui.stats import Stats
+    r = ui_rig.Rig("cl_stats")
+    r.wait(1500)
+    st = r.app.store.load_stats()
+    store.record_game(st, gm.FRENZY, 1, 600, 10400)
+    r.app.store.save_stats(st)
+    s = Stats(r.app)
+    r.app.show(s)
+    r.step(2)
+    inv = bytes(x ^ 0xFF for x in r.frame()[:128]) + r.frame()[128:]
+    assert _drawn(inv, "STATS BY SEAT COLOUR", (128 - gfx.width("STATS BY SEAT COLOUR")) // 2, 2)
+    r.press(NEXT)                    # RESET
+    r.press(OK)
+    assert s.ask and s.yes == 0      # asks, NO first
+    r.press(OK)                      # NO: nothing lost
+    assert not s.ask and store.stat(r.app.store.load_stats(), gm.ST_FF_GAMES) == 1
+    r.press(OK)                      # still on RESET: asks again
+    r.press(NEXT)
+    r.press(OK)                      # YES
+    assert not s.ask and s.lines[2] == "FRENZY: 0 GAMES", s.lines
+    # Gone from the file too.
+    r2 = ui_rig.Rig("cl_stats", fs=r.root)
+    assert store.stat(r2.app.store.load_stats(), gm.ST_FF_GAMES) == 0
