@@ -467,3 +467,64 @@ def test_stats_say_by_seat_colour_and_reset_after_asking():
     # Gone from the file too.
     r2 = ui_rig.Rig("cl_stats", fs=r.root)
     assert store.stat(r2.app.store.load_stats(), gm.ST_FF_GAMES) == 0
+
+
+def test_rolloff_shake_again_hides_the_old_die_and_a_shake_goes_on():
+    # In a roll-off tie the player asked to shake again still saw the old die; and a
+    # shake on a roll-off result did nothing (only OK went on).
+    from ui import shakeup_screen as ss
+    r = _rig("cl_ro", _faces(3, 3, 6, 2))
+    ui_rig.at_menu(r)
+    ui_rig.setup_game(r, "SHAKE UP", 2)
+    _pass(r)
+    s = r.app.screen
+    r.shake()                        # RED: 3
+    assert s.view == ss.ROLLOFF and s.ack and s.game.rolloff[0] == 3
+    r.wait(500)
+    r.shake()                        # a shake on the result goes on, as OK does
+    _pass(r)
+    assert not s.ack and s.game.player == 1, (s.ack, s.game.player)
+    r.wait(500)
+    r.shake()                        # GREEN: 3, a tie
+    assert s.ack and s.game.to_shake() == 3
+    r.press(OK)
+    _pass(r)
+    assert not s.ack and s.game.player == 0
+    # Both dice read "?" (to shake again), not the old 3s.
+    import framebuf
+    ref = bytearray(1024)
+    fb = framebuf.FrameBuffer(ref, 128, 64, framebuf.MONO_VLSB)
+    gfx.die(fb, (64 - 17) // 2, 20, 9)
+    gfx.die(fb, 64 + (64 - 17) // 2, 20, 9)
+    f = r.frame()
+    for x in range(128):
+        for y in range(20, 37):
+            assert _lit(f, x, y) == _lit(ref, x, y), (x, y)
+
+
+def test_howto_ok_jumps_to_the_next_game_and_pages_turn_both_ways():
+    from ui import howto
+    r = ui_rig.Rig("cl_howto")
+    ui_rig.at_menu(r)
+    m = r.app.screen
+    while m.items[m.cur] != "HOW TO PLAY":
+        r.press(NEXT)
+    r.press(OK)
+    h = r.app.screen
+    assert h.NAME == "howto" and h.page == 0
+    assert h.hint == "< > PAGE  OK: FARKLE FRENZY", h.hint
+    assert _drawn(r.frame(), h.hint, 2, 58)
+    r.press(OK)                      # straight to Frenzy's part
+    assert howto.PAGES[h.page][0] == "FARKLE FRENZY"
+    r.press(PREV)
+    assert howto.PAGES[h.page][0] == "SHAKE UP: CLIMBING"
+    r.press(NEXT)
+    r.press(NEXT)
+    assert howto.PAGES[h.page][0] == "FRENZY: SCORES"
+    r.press(OK)                      # on to CONTROLS, then OK leaves
+    assert howto.PAGES[h.page][0] == "CONTROLS" and h.hint.endswith("OK: MENU")
+    r.press(OK)
+    assert r.screen == "menu"
+    # Relay and Lockstep are explained; choices are final, and it says so.
+    words = " ".join(" ".join(ls) for _, ls in howto.PAGES)
+    assert "RELAY:" in words and "LOCKSTEP:" in words and "FINAL (NO" in words

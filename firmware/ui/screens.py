@@ -57,7 +57,7 @@ menu and the setup are in ui.menu, loaded only while the menu is up.
 """
 # The event codes are hal.events' (the queue's bytes are the ui's input); the ui takes
 # only these codes from hal, which the device build inlines (no run-time import).
-from hal.events import BACK, NEXT, OK, PREV, PRESS, REPEAT  # noqa: F401 (ui modules import the keys from here)
+from hal.events import BACK, NEXT, OK, PREV, PRESS, REPEAT, SHAKE_START  # noqa: F401 (ui modules import the keys from here)
 from ui import gfx
 
 try:

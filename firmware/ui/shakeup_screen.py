@@ -40,8 +40,8 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, end_choices, key, \
-    rematch
+from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, \
+    end_choices, key, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -301,7 +301,11 @@ class ShakeUpScreen(Screen):
         for i in range(q.n):
             k = key(buf[i])
             if k < 0:
-                continue
+                # A shake on a roll-off result goes on as OK does (the app honours
+                # shakes only at rolling moments).
+                if buf[i] & 0xF0 != SHAKE_START or not self.ack or self.view != ROLLOFF:
+                    continue
+                k = OK
             if k == BACK:
                 # Saved with this view (the dice picked to set aside), so Continue
                 # comes back to exactly this.
@@ -413,6 +417,8 @@ class ShakeUpScreen(Screen):
                     gfx.center(fb, name, 11, 1, gfx.SMALL, 1, s * cw, cw)
                 if tumbling and s == me:
                     gfx.die(fb, x + (f & 1), 20, (f * 5 + s * 3 + (f >> 2)) % 6 + 1)
+                elif not self.info and g.to_shake() >> s & 1:
+                    gfx.die(fb, x, 20, 9)  # to shake (again): "?", not the old die
                 else:
                     gfx.die(fb, x, 20, g.rolloff[s])
             y = 44
