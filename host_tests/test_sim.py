@@ -674,6 +674,31 @@ def test_window_draws_the_oled_and_takes_clicks(tmp_path, monkeypatch):
         == bytes.fromhex(hx)
 
 
+def test_window_click_on_shake_shakes_like_a_tap_of_s():
+    # Window mode: holds of 0.10 and 0.15 s did nothing (a click lasts about 0.1 s),
+    # 0.20 s shook: the shake ended at the release, before the detector's ~1/4 s.
+    # The window's SHAKE button calls these two (tools/sim_window.py).
+    for hold in (0.1, 0.15):
+        sent = []
+        c = sim.Controls(sent.append)
+        c.shake_down(10.0)
+        c.shake_up(10.0 + hold)
+        end = 10.0 + sim.SHAKE_TAP_S
+        assert end - 10.0 > 0.25  # longer than the detector needs
+        c.tick(end - 0.01)
+        assert sent == ["s 1"] and c.shaking, (hold, sent)
+        c.tick(end)
+        assert sent == ["s 1", "s 0"] and not c.shaking, (hold, sent)
+    # A hold longer than a tap ends at the release.
+    sent = []
+    c = sim.Controls(sent.append)
+    c.shake_down(10.0)
+    c.tick(11.0)
+    assert sent == ["s 1"]
+    c.shake_up(11.5)
+    assert sent == ["s 1", "s 0"] and not c.shaking, sent
+
+
 def test_resizing_the_terminal_redraws_at_the_new_size(sim_factory):
     s = sim_factory(cols=140, rows=40)
     s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model("block1"),

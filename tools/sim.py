@@ -262,6 +262,7 @@ class Controls:
         self.st = {b: _Btn() for b in BUTTONS}
         self.shaking = False
         self.shake_until = 0.0
+        self.shake_t0 = 0.0  # when a held SHAKE (the window's button) went down
 
     def set_buttons(self, names):
         self.buttons = set(names) or set(BUTTONS)
@@ -296,6 +297,19 @@ class Controls:
             self._press(name, now, hold)
         elif st.pending < 3:
             st.pending += 1
+
+    def shake_down(self, now):
+        """The window's SHAKE button pressed: shaking while it is held."""
+        self.shake_t0 = now
+        self.shaking = True
+        self.shake_until = float("inf")
+        self.send("s 1")
+
+    def shake_up(self, now):
+        """Released: a click (~0.1 s) is shorter than the detector needs (~1/4 s),
+        so the shake lasts at least as long as a tap of S; a longer hold ends now."""
+        self.shake_until = max(now, self.shake_t0 + SHAKE_TAP_S)
+        self.tick(now)
 
     def tick(self, now):
         for b, st in self.st.items():

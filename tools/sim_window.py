@@ -128,9 +128,7 @@ class Window:
         if name is None or src in self.down:
             return
         if name == "SHAKE":
-            self.controls.shaking = True
-            self.controls.shake_until = float("inf")
-            self.controls.send("s 1")
+            self.controls.shake_down(now)
         elif name == "BACK" and "BACK" not in self.controls.buttons:
             self.controls.key("BACK", now)  # a timed long OK
             return
@@ -145,8 +143,7 @@ class Window:
         if name is None or name in self.down.values():
             return
         if name == "SHAKE":
-            self.controls.shaking = False
-            self.controls.send("s 0")
+            self.controls.shake_up(now)
         else:
             self.controls.st[name].held = False
             self.controls.send("r " + name)
