@@ -709,3 +709,53 @@ def test_resizing_the_terminal_redraws_at_the_new_size(sim_factory):
     s.until(lambda: s.shown_matches_model("braille"), what="the menu redrawn in Braille")
     s.send("q", 0)
     assert wait_exit(s) == 0
+
+
+def _messages(data):
+    """The simrun stream's messages as (kind, rest), frames skipped."""
+    out = []
+    i = 0
+    while i < len(data):
+        nl = data.find(b"\n", i)
+        if nl < 0:
+            break
+        kind, _, rest = data[i:nl].decode("utf-8", "replace").partition(" ")
+        i = nl + 1
+        if kind == "F":
+            i += int(rest.split()[2])
+        out.append((kind, rest))
+    return out
+
+
+def test_power_saving_shows_dimmed_then_display_off(tmp_path):
+    # In the simulator the 30 s dim was invisible and the screen-off looked like a
+    # hang: the panel's state now reaches the front end (D lines), which renders the
+    # dim level and says "display off: any key wakes".
+    script = tmp_path / "s.txt"
+    script.write_text("until menu\nwait 40000\nsnap dim\nwait 100000\nsnap off\n")
+    fs = tmp_path / "fs"
+    fs.mkdir()
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
+                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
+                          "--script", str(script), "--out", "1"], cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    panel = [rest for kind, rest in _messages(res.stdout) if kind == "D"]
+    lit = [p for p in panel if p.startswith("1 ")]
+    assert int(lit[0].split()[1]) >= sim.DIM_BELOW, panel  # on at full contrast first
+    assert any(int(p.split()[1]) < sim.DIM_BELOW for p in lit), panel
+    assert panel[-1].startswith("0 "), panel
+    state = sim.State()
+    controls = sim.Controls(lambda s: None)
+    ui = sim.TerminalUI(sim.parse_args(["--fs", str(fs)]), 0, 1)
+    seen = []
+    for p in panel:
+        state.apply(("D", p), controls)
+        seen.append(state.power_note())
+        if state.dimmed():
+            state.frame, state.w, state.h = bytes(1024), 128, 64
+            lines, _ = ui.compose(state, controls, 80, 24)
+            assert any("\x1b[90;40m" in b for _, b, _ in lines), "drawn grey when dimmed"
+    assert "display dimmed: any key wakes" in seen
+    assert seen[-1] == "display off: any key wakes"
+    assert "display off: any key wakes" in ui.status(state, controls)

@@ -43,6 +43,7 @@ REPEAT_HOLD_S = 0.12  # while auto-repeat goes on, the button stays held
 GAP_S = 0.08  # released this long before the next queued tap
 LONG_S = 0.9  # BACK on a board without a BACK button: a long OK
 SHAKE_TAP_S = 0.7  # one tap of S shakes this long
+DIM_BELOW = 32  # a panel contrast below this is shown dimmed
 SHAKE_HOLD_S = 0.25  # auto-repeat of S keeps shaking
 
 
@@ -432,6 +433,8 @@ class State:
         self.error = None
         self.crash = None
         self.asleep = False
+        self.lit = True  # the panel emits light (False: switched off to save power)
+        self.contrast = 255  # the panel's contrast (the firmware dims it to 8)
         self.firmware = ""  # 'firmware: build/sim-run/sim (.mpy)', from the child's W
         self.heap_limit = ""
         self.root = ROOT
@@ -466,6 +469,9 @@ class State:
             self.crash = msg[1]
         elif kind == "Z":
             self.asleep = msg[1] == "1"
+        elif kind == "D":
+            lit, c = msg[1].split()
+            self.lit, self.contrast = lit == "1", int(c)
         elif kind == "W":
             self.firmware = self.describe_loaded(msg[1])
             if trace:
@@ -475,6 +481,20 @@ class State:
 
     def sounding(self):
         return self.freq > 0 and self.duty > 0
+
+    def dimmed(self):
+        """The panel is lit but dimmed (the firmware's idle dim: contrast 8)."""
+        return self.lit and self.contrast < DIM_BELOW
+
+    def power_note(self):
+        """What the power saving does to the panel, for the status line ('' awake)."""
+        if self.asleep:
+            return ""  # said as DEEP SLEEP
+        if not self.lit:
+            return "display off: any key wakes"
+        if self.dimmed():
+            return "display dimmed: any key wakes"
+        return ""
 
     def attach(self, child, args):
         """What the run is: the firmware it asked for (until the child says what it
@@ -565,7 +585,8 @@ class TerminalUI:
         title = " Pocket Dice \u00b7 %s " % state.board if u else " Pocket Dice - %s " % state.board
         top = tl + (hz * 2 + title)[:tc].ljust(tc, hz) + tr_
         colour = not os.environ.get("NO_COLOR")
-        on = "\x1b[97;40m" if colour else ""
+        # Dimmed: grey on black, as the panel looks at its lowest contrast.
+        on = ("\x1b[90;40m" if state.dimmed() else "\x1b[97;40m") if colour else ""
         off = "\x1b[0m" if colour else ""
         head = state.headline()
         if not u:
@@ -599,6 +620,8 @@ class TerminalUI:
         bits = ["screen " + (state.screen or "?"), tone]
         if state.asleep:
             bits.append("DEEP SLEEP: a button wakes it")
+        if state.power_note():
+            bits.append(state.power_note())
         if state.crash:
             bits.append("restarted after " + state.crash)
         if controls.shaking:

@@ -21,6 +21,7 @@ followed by its raw bytes:
     F <width> <height> <nbytes>\\n<nbytes of MONO_VLSB>      when the panel changed
     S <screen NAME>                                        when the screen changed
     T <freq> <duty>                                        when the buzzer changed
+    D <lit 0/1> <contrast 0-255>   when the panel was switched off/on or dimmed
     H <free heap bytes>                                    about once a second
     C <message>                  the firmware crashed (traceback on stderr) and restarts
     Z 1 / Z 0                    deep sleep entered / woken by a button (then a boot)
@@ -188,6 +189,7 @@ class Runner:
         self.sent_frame = False
         self.last_screen = None
         self.last_tone = (0, 0)
+        self.last_panel = (-1, -1)
         self.app = None
         self.ballast = None
         self.budget = int(opts["budget"])
@@ -315,6 +317,11 @@ class Runner:
         if tone != self.last_tone:
             self.last_tone = tone
             self.send(b"T %d %d\n" % tone)
+        lit = getattr(oled, "lit", None)
+        panel = (1 if lit is None or lit() else 0, getattr(oled, "contrast", 255))
+        if panel != self.last_panel:
+            self.last_panel = panel
+            self.send(b"D %d %d\n" % panel)
         self.flush()
 
     def command(self, line):
