@@ -759,3 +759,35 @@ def test_power_saving_shows_dimmed_then_display_off(tmp_path):
     assert "display dimmed: any key wakes" in seen
     assert seen[-1] == "display off: any key wakes"
     assert "display off: any key wakes" in ui.status(state, controls)
+
+
+def test_80x24_terminal_shows_the_screens_texts_under_the_panel(tmp_path):
+    # In an 80x24 terminal the panel becomes braille (or shaded ASCII) dots and its
+    # 3x5 text cannot be read: the screen's texts go on a line under the panel.
+    script = tmp_path / "s.txt"
+    script.write_text("until menu\nwait 200\ntap NEXT\nwait 200\nsnap m\n")
+    fs = tmp_path / "fs"
+    fs.mkdir()
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
+                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
+                          "--script", str(script), "--out", "1", "--prompt", "1"], cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    prompts = [rest for kind, rest in _messages(res.stdout) if kind == "P"]
+    assert "> SHAKE UP" in prompts and prompts[-1] == "> FARKLE FRENZY", prompts
+    state = sim.State()
+    controls = sim.Controls(lambda s: None)
+    state.apply(("P", prompts[-1]), controls)
+    state.frame, state.w, state.h = bytes(1024), 128, 64
+    for ascii_ in (False, True):
+        ui = sim.TerminalUI(sim.parse_args(["--fs", str(fs)] + (["--ascii"] if ascii_ else [])), 0, 1)
+        ui.utf8 = not ascii_
+        lines, width = ui.compose(state, controls, 80, 24)
+        assert len(lines) <= 24 and width <= 80, (len(lines), width)
+        assert ("> FARKLE FRENZY", "", "") in lines
+    # Without --prompt the stream has none (a measured heap holds no such strings).
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
+                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
+                          "--script", str(script), "--out", "1"], cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    assert not [k for k, _ in _messages(res.stdout) if k == "P"]

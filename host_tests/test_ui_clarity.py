@@ -528,3 +528,20 @@ def test_howto_ok_jumps_to_the_next_game_and_pages_turn_both_ways():
     # Relay and Lockstep are explained; choices are final, and it says so.
     words = " ".join(" ".join(ls) for _, ls in howto.PAGES)
     assert "RELAY:" in words and "LOCKSTEP:" in words and "FINAL (NO" in words
+
+
+def test_prompts_and_results_use_the_5x7_font_where_they_fit():
+    # Almost everything was 3x5, tiny on a 0.96" panel: the line that says what
+    # happened or what to do is 5x7 where the layout allows, the rest stays 3x5.
+    from test_ui_playtest import _shakeup_to_dice
+    r = _rig("cl_font", _faces(6, 1) + _faces(1, 2, 4, 6))
+    s = _shakeup_to_dice(r)
+    while s.cur != 5:
+        r.press(NEXT)
+    r.press(OK)                      # STOP: NONE
+    assert s.lines[:2] == ["PENALTY FOR RED", "NO PAWN TO SEND BACK"], s.lines
+    f = r.frame()
+    big = "PENALTY FOR RED"
+    assert _drawn(f, big, (128 - gfx.width(big, gfx.MEDIUM)) // 2, 34, gfx.MEDIUM)
+    small = "NO PAWN TO SEND BACK"
+    assert _drawn(f, small, (128 - gfx.width(small)) // 2, 43)

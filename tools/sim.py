@@ -163,6 +163,8 @@ class Child:
                 "--frame-ms", str(args.frame_ms)]
         if args.seed:
             cmd += ["--seed", str(args.seed)]
+        if not args.heap:
+            cmd += ["--prompt", "1"]  # its strings would count in a measured heap
         if args.heap and not args.cpython:
             cmd += ["--budget", str(heap_bytes(args.heap))]
         if self.firmware.compiled:
@@ -433,6 +435,7 @@ class State:
         self.error = None
         self.crash = None
         self.asleep = False
+        self.prompt = ""  # the screen's texts (P), shown under the panel
         self.lit = True  # the panel emits light (False: switched off to save power)
         self.contrast = 255  # the panel's contrast (the firmware dims it to 8)
         self.firmware = ""  # 'firmware: build/sim-run/sim (.mpy)', from the child's W
@@ -469,6 +472,8 @@ class State:
             self.crash = msg[1]
         elif kind == "Z":
             self.asleep = msg[1] == "1"
+        elif kind == "P":
+            self.prompt = msg[1]
         elif kind == "D":
             lit, c = msg[1].split()
             self.lit, self.contrast = lit == "1", int(c)
@@ -573,8 +578,10 @@ class TerminalUI:
     def compose(self, state, controls, cols, rows):
         u = self.utf8
         w, h = state.w, state.h
-        # Rows around the picture: headline, frame top and bottom, legend, status.
-        mode = sim_render.pick_mode(cols, rows, w, h, u, chrome_rows=5, force=self.args.mode)
+        # Rows around the picture: headline, frame top and bottom, the screen's texts
+        # (legible where the picture's text is not: braille or ascii0 at 80x24),
+        # legend, status.
+        mode = sim_render.pick_mode(cols, rows, w, h, u, chrome_rows=6, force=self.args.mode)
         tc, tr = sim_render.text_size(mode, w, h)
         if state.frame is not None and len(state.frame) * 8 >= w * h:
             pic = sim_render.render(state.frame, w, h, mode)
@@ -595,6 +602,7 @@ class TerminalUI:
         for ln in pic:
             lines.append((vt, on + ln + off, vt))
         lines.append((bl + hz * tc + br, "", ""))
+        lines.append((state.prompt[:cols], "", ""))
         if u:
             legend = ("\u2190/A prev  \u2192/D next  \u23ce/\u2423 ok  \u232b/Esc back  "
                       "S shake  M mute  Q quit")

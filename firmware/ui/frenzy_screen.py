@@ -734,7 +734,7 @@ class FrenzyScreen(Screen):
             for i in range(n):
                 gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
             gfx.center(fb, self.t_line1, 40, 1, gfx.MEDIUM)
-            gfx.center(fb, self.t_line2, 51)
+            gfx.center(fb, self.t_line2, 50, 1, gfx.MEDIUM)
             gfx.right(fb, "OK", 128, 58)
         elif v == V_NOTICE:
             gfx.banner(fb, "RISER FILLED", 0)
@@ -747,7 +747,7 @@ class FrenzyScreen(Screen):
             gfx.banner(fb, "STOP?", 0)
             gfx.center(fb, self.t_line1, 16, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line2, 28, 1, gfx.MEDIUM)
-            gfx.text(fb, self.t_line3, 4, 41)
+            gfx.text(fb, self.t_line3, 4, 41, 1, gfx.MEDIUM)
             x = 30
             for i in range(2):
                 x = _button(fb, "NO" if self.items[i] == IT_NO else "YES", x, i == self.cur)

@@ -467,6 +467,12 @@ class ShakeUpScreen(Screen):
                 if len(self.choices) > 1:  # PREV/NEXT show the other choices
                     gfx.text(fb, "<", 1, y)
                     gfx.right(fb, ">", 127, y)
+            elif i == 0 and v != MOVE and v != PENALTY and \
+                    gfx.width(lines[0], gfx.MEDIUM) <= 124:
+                # The first line (what happened, or what to do) in the 5x7 font
+                # when it fits; the rest stays 3x5 (and a choice's two lines).
+                gfx.center(fb, lines[0], y, 1, gfx.MEDIUM)
+                y += 2
             else:
                 gfx.center(fb, lines[i], y)
             y += 7
