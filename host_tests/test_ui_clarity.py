@@ -90,7 +90,7 @@ def test_relay_summary_says_who_cut_a_round_and_marks_a_farkle():
     assert s.t_line2 == "CUT AT STEP 1 BY GREEN", (s.t_line2, s.t_line3)
     f = r.frame()
     assert _drawn(f, "CUT AT STEP 1 BY GREEN", 2, 58)
-    assert _drawn(f, "ROUND", 92 - gfx.width("ROUND"), 12)  # the column headings
+    assert _drawn(f, "ROUND", 88 - gfx.width("ROUND"), 12)  # the column headings
     assert _drawn(f, "TOTAL", 126 - gfx.width("TOTAL"), 12)
     assert _drawn(f, "OK", 128 - gfx.width("OK"), 58)       # the corner of every OK
     # Round 2: GREEN rolls 2X and farkles at once; RED enters the sheet.
@@ -106,7 +106,7 @@ def test_relay_summary_says_who_cut_a_round_and_marks_a_farkle():
     assert s.view == fs.V_SUMMARY, s.view
     assert s.t_cols[1] == "FARKLE" and s.t_tags[1] == "", (s.t_cols, s.t_tags)
     assert s.t_cols[0] == "+800" and s.t_line2 == "" and s.t_line3 == ""
-    assert _drawn(r.frame(), "FARKLE", 92 - gfx.width("FARKLE", gfx.MEDIUM), 27, gfx.MEDIUM)
+    assert _drawn(r.frame(), "FARKLE", 88 - gfx.width("FARKLE", gfx.MEDIUM), 27, gfx.MEDIUM)
 
 
 def test_stopped_by_a_fill_below_the_entry_says_it_counts_0():
@@ -392,7 +392,7 @@ def test_scores_key_shows_what_the_schedule_lets_this_player_see():
     assert s.view == fs.V_SCORES
     assert s.t_cols[0] == "+150" and s.t_cols[1] == "+0", s.t_cols
     assert s.t_tot[:2] == ["0", "0"] and s.t_line2 == ""
-    assert _drawn(r.frame(), "+150", 92 - gfx.width("+150", gfx.MEDIUM), 19, gfx.MEDIUM)
+    assert _drawn(r.frame(), "+150", 88 - gfx.width("+150", gfx.MEDIUM), 19, gfx.MEDIUM)
     r.press(OK)                      # closes it; the roll still waits
     assert s.view == fs.V_PLAY and s.game.phase == fz.PH_ROLL and s.rolling
     r.press(ui_rig.BACK)             # the view is never saved as SCORES

@@ -754,7 +754,7 @@ class FrenzyScreen(Screen):
                 x += 16
         elif v == V_SUMMARY or v == V_SCORES:
             gfx.banner(fb, self.t_line1, 0)
-            gfx.right(fb, "ROUND", 92, 12)
+            gfx.right(fb, "ROUND", 88, 12)
             gfx.right(fb, "TOTAL", 126, 12)
             y = 19
             for s in range(self.game.players):
@@ -762,7 +762,7 @@ class FrenzyScreen(Screen):
                     gfx.arrow(fb, 1, y + 1)
                 gfx.text(fb, self.t_rows[s], 6, y + 1)
                 gfx.text(fb, self.t_tags[s], 32, y + 1)
-                gfx.right(fb, self.t_cols[s], 92, y, 1, gfx.MEDIUM)
+                gfx.right(fb, self.t_cols[s], 88, y, 1, gfx.MEDIUM)
                 gfx.right(fb, self.t_tot[s], 126, y, 1, gfx.MEDIUM)
                 y += 8
             gfx.text(fb, self.t_line3, 2, 51)
