@@ -727,6 +727,16 @@ def _messages(data):
     return out
 
 
+def _simrun(script, fs, *more):
+    """tools/sim/simrun.py on CPython playing `script` on a virtual clock."""
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
+                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
+                          "--script", str(script), "--out", "1"] + list(more), cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    return res
+
+
 def test_power_saving_shows_dimmed_then_display_off(tmp_path):
     # In the simulator the 30 s dim was invisible and the screen-off looked like a
     # hang: the panel's state now reaches the front end (D lines), which renders the
@@ -735,11 +745,7 @@ def test_power_saving_shows_dimmed_then_display_off(tmp_path):
     script.write_text("until menu\nwait 40000\nsnap dim\nwait 100000\nsnap off\n")
     fs = tmp_path / "fs"
     fs.mkdir()
-    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
-                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
-                          "--script", str(script), "--out", "1"], cwd=ROOT,
-                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
-    assert res.returncode == 0, res.stderr[-2000:]
+    res = _simrun(script, fs)
     panel = [rest for kind, rest in _messages(res.stdout) if kind == "D"]
     lit = [p for p in panel if p.startswith("1 ")]
     assert int(lit[0].split()[1]) >= sim.DIM_BELOW, panel  # on at full contrast first
@@ -768,11 +774,7 @@ def test_80x24_terminal_shows_the_screens_texts_under_the_panel(tmp_path):
     script.write_text("until menu\nwait 200\ntap NEXT\nwait 200\nsnap m\n")
     fs = tmp_path / "fs"
     fs.mkdir()
-    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
-                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
-                          "--script", str(script), "--out", "1", "--prompt", "1"], cwd=ROOT,
-                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
-    assert res.returncode == 0, res.stderr[-2000:]
+    res = _simrun(script, fs, "--prompt", "1")
     prompts = [rest for kind, rest in _messages(res.stdout) if kind == "P"]
     assert "> SHAKE UP" in prompts and prompts[-1] == "> FARKLE FRENZY", prompts
     state = sim.State()
@@ -786,8 +788,5 @@ def test_80x24_terminal_shows_the_screens_texts_under_the_panel(tmp_path):
         assert len(lines) <= 24 and width <= 80, (len(lines), width)
         assert ("> FARKLE FRENZY", "", "") in lines
     # Without --prompt the stream has none (a measured heap holds no such strings).
-    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
-                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
-                          "--script", str(script), "--out", "1"], cwd=ROOT,
-                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    res = _simrun(script, fs)
     assert not [k for k, _ in _messages(res.stdout) if k == "P"]

@@ -1,14 +1,14 @@
 # portable: runs under MicroPython too
 """Regressions of the second playtest (issue 18): what the screens say around a round
 of Farkle Frenzy and a game's end, driven through the App by buttons and shakes."""
-import framebuf
-
 from core import games
 
 import ui_rig
 from ui_rig import faces as _faces, scripted as _rig
 from core import frenzy as fz
 from test_ui_frenzy import start_game
+from test_ui_frenzy_golden import _roll
+from test_ui_playtest import _lit, _text_intact
 from ui import frenzy_screen as fs
 from ui import gfx
 
@@ -21,26 +21,9 @@ _C1 = bytes((0,))   # the Common Die shows 1
 _C2X = bytes((4,))  # the Common Die shows 2X
 
 
-def _lit(frame, x, y):
-    return frame[(y >> 3) * 128 + x] >> (y & 7) & 1
-
-
 def _drawn(frame, s, x, y, f=gfx.SMALL):
     """s reads at (x, y) in frame exactly as the font draws it."""
-    w = gfx.width(s, f)
-    buf = bytearray(1024)
-    ref = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-    gfx.text(ref, s, x, y, 1, f)
-    for yy in range(y, y + f[2]):
-        for xx in range(x, x + w):
-            if _lit(buf, xx, yy) != _lit(frame, xx, yy):
-                return False
-    return True
-
-
-def _roll(r):
-    r.press(OK)
-    r.wait(600)
+    return _text_intact(frame, s, x, y, f)
 
 
 def _take(r, dice):
@@ -545,3 +528,12 @@ def test_prompts_and_results_use_the_5x7_font_where_they_fit():
     assert _drawn(f, big, (128 - gfx.width(big, gfx.MEDIUM)) // 2, 34, gfx.MEDIUM)
     small = "NO PAWN TO SEND BACK"
     assert _drawn(f, small, (128 - gfx.width(small)) // 2, 43)
+
+
+def test_frenzy_tables_read_the_screens_offsets():
+    # ui.frenzy_tables keeps copies of the screen's view codes and ui-byte offsets.
+    from ui import frenzy_tables as ft
+    for name in ("V_SUMMARY", "V_SCORES", "_SROUND", "_SFLAGS", "_SIN", "_SCUT", "_SFARK"):
+        if hasattr(fs, name):  # (MicroPython keeps no _const names in a module)
+            assert getattr(fs, name) == getattr(ft, name), name
+    assert ft.V_SUMMARY == fs.V_SUMMARY and ft.V_SCORES == fs.V_SCORES

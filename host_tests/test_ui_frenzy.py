@@ -239,6 +239,7 @@ def play_through(players, schedule, seed):
     assert store.stat(st, games.ST_FF_BEST) == p.best > 0
     assert store.stat(st, games.ST_FF_HIGH) == sh.totals[winner]
     r.wait(700)
+    r.press(NEXT)                    # MENU (REMATCH comes first)
     r.press(OK)
     assert r.screen == "menu"
     if players == 1:

@@ -44,7 +44,8 @@ GAMES_TABLE = (
      ("core.shakeup", "core.shakeup_why", "core.shakeup_load", "ui.shakeup_screen"),
      ST_SU_GAMES, ST_SU_WINS, NONE, NONE),
     (FRENZY, "FARKLE FRENZY", 1, 4,
-     ("core.frenzy", "core.frenzy_score", "core.frenzy_why", "ui.frenzy_screen"),
+     ("core.frenzy", "core.frenzy_score", "core.frenzy_why", "ui.frenzy_screen",
+      "ui.frenzy_tables"),
      ST_FF_GAMES, ST_FF_WINS, ST_FF_BEST, ST_FF_HIGH),
 )
 

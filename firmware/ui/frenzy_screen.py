@@ -47,7 +47,7 @@ from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, end_choices, key, rematch
+from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, key, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -582,11 +582,16 @@ class FrenzyScreen(Screen):
             r = g.running(seat)
             self.t_line3 = "ROUND SCORE %d" % (r * 2 if g.common == TWOX else r)
         elif v == V_SUMMARY:
-            self._summary_texts()
+            # The tables' texts and drawing are their own module, loaded when first
+            # shown (the game's start, when the heap is fullest, holds less code).
+            from ui.frenzy_tables import summary_texts
+            summary_texts(self)
         elif v == V_SCORES:
-            self._scores_texts()
+            from ui.frenzy_tables import scores_texts
+            scores_texts(self)
         else:
-            self._winner_texts()
+            from ui.frenzy_tables import winner_texts
+            winner_texts(self)
 
     def _notice_texts(self):
         """'GREEN FILLED THE RISER: / YOU STOP WITH / 450', for the notice shown."""
@@ -602,83 +607,6 @@ class FrenzyScreen(Screen):
         self.t_line3 = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
         if ov[_NSF + i] & 8:
             self.t_info = "BELOW 400: COUNTS 0"
-
-    def _new_table(self):
-        self.t_rows = ["", "", "", ""]
-        self.t_cols = ["", "", "", ""]
-        self.t_tot = ["", "", "", ""]
-        self.t_tags = ["", "", "", ""]
-        return self.t_rows, self.t_cols, self.t_tot
-
-    def _summary_texts(self):
-        """The round's headline, per seat its colour, the round's score ("-" out of
-        the round, "350<400" below the entry, "FARKLE"), "CUT" where a later fill
-        cut the round, the total; the footer: who cut at which step, a tie."""
-        g = self.game
-        ov = self.ov
-        rows, cols, tot = self._new_table()
-        cuts = []
-        self.t_line1 = "ROUND %d" % (ov[_SROUND] << 8 | ov[_SROUND + 1])
-        if ov[_SFLAGS] & 1:
-            self.t_line1 += "  2^ DOUBLED"
-        for s in range(g.players):
-            rows[s] = COLOURS[s]
-            if not ov[_SIN] >> s & 1:
-                cols[s] = "-"
-            else:
-                c = g.round_scores[s]
-                raw = g.round_raw[s]
-                cols[s] = "FARKLE" if ov[_SFARK] >> s & 1 else \
-                    "+%d" % c if c or not raw else "%d<400" % raw
-                k = ov[_SCUT + s]
-                if k:
-                    self.t_tags[s] = "CUT"
-                    t = "CUT AT STEP %d BY %s" % (k & 63, COLOURS[k >> 6])
-                    if t not in cuts:
-                        cuts.append(t)
-            tot[s] = str(g.totals[s])
-        # The footer, two lines at most: the cuts, and a tie (the marked rows play
-        # one more round) on the last line.
-        if ov[_SFLAGS] >> 4:
-            cuts = cuts[:1] + ["TIE: ONE MORE ROUND"]
-        cuts = ["", ""] + cuts
-        self.t_line3 = cuts[-2]
-        self.t_line2 = cuts[-1]
-
-    def _scores_texts(self):
-        """Every seat's sheet total; this round's running totals where the schedule
-        shows them (Lockstep: every seat's; Relay: only the player's own)."""
-        g = self.game
-        rows, cols, tot = self._new_table()
-        self.t_line1 = "SCORES: ROUND %d" % g.round
-        hide = g.schedule == RELAY and g.players > 1
-        for s in range(g.players):
-            rows[s] = COLOURS[s]
-            tot[s] = str(g.totals[s])
-            if not g.in_round >> s & 1:
-                cols[s] = "-"
-            elif g.phase != PH_COMMON and (s == g.player or not hide):
-                cols[s] = "FARKLE" if g.status(s) == FARKLED else "+%d" % g.running(s)
-        self.t_line3 = ""
-        self.t_line2 = "RELAY HIDES THE ROUNDS" if hide else ""
-
-    def _winner_texts(self):
-        """The winner's total, then the other seats' colours and totals (in seat
-        order; self.rank: their rows by total, highest first: the standings)."""
-        g = self.game
-        rows, _, tot = self._new_table()
-        w = g.winner
-        self.t_line1 = COLOURS[w] + " WINS"
-        self.t_line2 = str(g.totals[w])
-        k = 0
-        for s in range(g.players):
-            if s != w:
-                rows[k] = COLOURS[s]
-                tot[k] = str(g.totals[s])
-                k += 1
-        order = list(range(k))
-        order.sort(key=lambda i: -int(tot[i]))
-        self.rank = bytes(order)
 
     # ---- ui bytes for Continue --------------------------------------------------------
 
@@ -752,32 +680,9 @@ class FrenzyScreen(Screen):
             for i in range(2):
                 x = _button(fb, "NO" if self.items[i] == IT_NO else "YES", x, i == self.cur)
                 x += 16
-        elif v == V_SUMMARY or v == V_SCORES:
-            gfx.banner(fb, self.t_line1, 0)
-            gfx.right(fb, "ROUND", 88, 12)
-            gfx.right(fb, "TOTAL", 126, 12)
-            y = 19
-            for s in range(self.game.players):
-                if v == V_SUMMARY and self.ov[_SFLAGS] >> 4 + s & 1:  # a tie round's seat
-                    gfx.arrow(fb, 1, y + 1)
-                gfx.text(fb, self.t_rows[s], 6, y + 1)
-                gfx.text(fb, self.t_tags[s], 32, y + 1)
-                gfx.right(fb, self.t_cols[s], 88, y, 1, gfx.MEDIUM)
-                gfx.right(fb, self.t_tot[s], 126, y, 1, gfx.MEDIUM)
-                y += 8
-            gfx.text(fb, self.t_line3, 2, 51)
-            gfx.text(fb, self.t_line2, 2, 58)
-            gfx.right(fb, "OK", 128, 58)
-        else:  # the winner: the final standings, REMATCH or MENU
-            gfx.banner(fb, self.t_line1, 0)
-            gfx.right(fb, "TOTAL", 126, 12)
-            _standing(fb, 1, COLOURS[self.game.winner], self.t_line2, 19)
-            y = 27
-            for i in range(len(self.rank)):
-                j = self.rank[i]
-                _standing(fb, i + 2, self.t_rows[j], self.t_tot[j], y)
-                y += 8
-            end_choices(fb, self.cur)
+        else:  # the summary, the scores, the winner
+            from ui.frenzy_tables import draw
+            draw(self, fb)
 
     def _draw_play(self, fb):
         g = self.game
@@ -874,13 +779,6 @@ class FrenzyScreen(Screen):
                 x = _button(fb, "STOP", x, cur)
         if self.rolling and not tumbling and not app.sensor_missing:
             gfx.right(fb, "OR SHAKE", 128, _BY + 2)
-
-
-def _standing(fb, place, name, total, y):
-    """A row of the final standings: place, colour, total (medium, margins of 2)."""
-    gfx.text(fb, "1234"[place - 1:place], 2, y, 1, gfx.MEDIUM)
-    gfx.text(fb, name, 12, y, 1, gfx.MEDIUM)
-    gfx.right(fb, total, 126, y, 1, gfx.MEDIUM)
 
 
 def _button(fb, s, x, cursor, enabled=True):
