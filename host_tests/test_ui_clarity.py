@@ -378,8 +378,15 @@ def test_scores_key_shows_what_the_schedule_lets_this_player_see():
     assert _drawn(r.frame(), "+150", 88 - gfx.width("+150", gfx.MEDIUM), 19, gfx.MEDIUM)
     r.press(OK)                      # closes it; the roll still waits
     assert s.view == fs.V_PLAY and s.game.phase == fz.PH_ROLL and s.rolling
-    r.press(ui_rig.BACK)             # the view is never saved as SCORES
+    r.press(NEXT)
+    r.press(ui_rig.BACK)             # saved with the view: Continue shows the scores
     assert r.screen == "menu"
+    m = r.app.screen
+    assert m.items[m.cur] == "CONTINUE"
+    r.press(OK)
+    _pass(r)
+    s = r.app.screen
+    assert s.NAME == "frenzy" and s.view == fs.V_SCORES and s.t_cols[0] == "+150", s.view
     # Relay: the other seat's round is hidden until the summary; RED farkled on.
     r, s = _scores_after_red_rolls_on("cl_sc_rl", fz.RELAY)
     assert s.view == fs.V_FARKLE

@@ -613,7 +613,7 @@ class FrenzyScreen(Screen):
     def _pack(self):
         b = self.ov[:_UI_LEN]
         b[0] = _UI_VERSION
-        b[_VIEW] = V_PLAY if self.view == V_SCORES else self.view
+        b[_VIEW] = self.view
         b[_CUR] = self.cur
         b[_MASK] = self.mask
         b[_WILDV] = self.wildv
@@ -621,7 +621,7 @@ class FrenzyScreen(Screen):
 
     def _restore(self, b):
         """The view _pack() saved; bytes of another layout are ignored."""
-        ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[_VIEW] <= V_WINNER \
+        ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[_VIEW] <= V_SCORES \
             and b[_NQ] <= _QMAX and b[_ND] <= 5 and b[_NN] <= _NMAX
         for i in range(_QMAX):
             ok = ok and b[_Q + i] <= V_WINNER
