@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Count the button presses of scripted games played through the real App.
 
-The pilots of host_tests (test_ui_frenzy.Pilot, test_ui_shakeup's) play whole games by
-buttons and shakes with seeded choices; this counts their presses and the turns (a
-Frenzy turn: one player's round; a Shake Up turn: one player's turn) and prints the
-presses per turn, so a change to the screens' pacing can be measured:
+The pilots of host_tests (test_ui_frenzy.Pilot, test_ui_shakeup.Pilot) play whole games
+by buttons and shakes with seeded choices; this counts their presses and the turns (a
+Frenzy turn: one player's round; a Shake Up turn: one player's turn, counted from the
+core's "turn" notes) and prints the presses per turn, so a change to the screens'
+pacing can be measured (the same seeds play the same games, as long as the screens
+offer the same choices):
 
     .venv/bin/python tools/presses.py [--seeds 3] [--players 2]
 """
@@ -44,6 +46,24 @@ def frenzy(players, schedule, seed):
     return n[0], turns
 
 
+def shakeup(players, seed):
+    import ui_rig
+    from test_ui_shakeup import Pilot, start_game
+    r = ui_rig.Rig("pr_su%d%d" % (players, seed), seed=seed)
+    start_game(r, players)
+    n = _counting(r)
+    p = Pilot(r, seed + 100)
+    turns = [1]  # the first turn, after the roll-off
+    check = p.check
+
+    def counted(d, game, before_free):
+        check(d, game, before_free)
+        turns[0] += sum(1 for x in p.shadow.notes if x[0] == "turn")
+    p.check = counted
+    p.play()
+    return n[0], turns[0]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", type=int, default=3)
@@ -58,6 +78,13 @@ def main():
             tt += t
         print("frenzy %s %dp: %d presses, %d turns, %.1f presses/turn"
               % (name, a.players, tp, tt, tp / tt))
+    tp = tt = 0
+    for seed in range(1, a.seeds + 1):
+        p, t = shakeup(max(a.players, 2), seed)
+        tp += p
+        tt += t
+    print("shakeup %dp: %d presses, %d turns, %.1f presses/turn"
+          % (max(a.players, 2), tp, tt, tp / tt))
 
 
 if __name__ == "__main__":
