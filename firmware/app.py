@@ -149,6 +149,7 @@ class App:
         self._rattle_next = 0
         self.holder = -1
         self.players = 0
+        self.first = 0  # the seat that starts a new game (a rematch: the next one)
         self.notice = None
         self.notice2 = None
         self._notice_t = 0

@@ -674,6 +674,31 @@ def test_window_draws_the_oled_and_takes_clicks(tmp_path, monkeypatch):
         == bytes.fromhex(hx)
 
 
+def test_window_click_on_shake_shakes_like_a_tap_of_s():
+    # Window mode: holds of 0.10 and 0.15 s did nothing (a click lasts about 0.1 s),
+    # 0.20 s shook: the shake ended at the release, before the detector's ~1/4 s.
+    # The window's SHAKE button calls these two (tools/sim_window.py).
+    for hold in (0.1, 0.15):
+        sent = []
+        c = sim.Controls(sent.append)
+        c.shake_down(10.0)
+        c.shake_up(10.0 + hold)
+        end = 10.0 + sim.SHAKE_TAP_S
+        assert end - 10.0 > 0.25  # longer than the detector needs
+        c.tick(end - 0.01)
+        assert sent == ["s 1"] and c.shaking, (hold, sent)
+        c.tick(end)
+        assert sent == ["s 1", "s 0"] and not c.shaking, (hold, sent)
+    # A hold longer than a tap ends at the release.
+    sent = []
+    c = sim.Controls(sent.append)
+    c.shake_down(10.0)
+    c.tick(11.0)
+    assert sent == ["s 1"]
+    c.shake_up(11.5)
+    assert sent == ["s 1", "s 0"] and not c.shaking, sent
+
+
 def test_resizing_the_terminal_redraws_at_the_new_size(sim_factory):
     s = sim_factory(cols=140, rows=40)
     s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model("block1"),
@@ -684,3 +709,84 @@ def test_resizing_the_terminal_redraws_at_the_new_size(sim_factory):
     s.until(lambda: s.shown_matches_model("braille"), what="the menu redrawn in Braille")
     s.send("q", 0)
     assert wait_exit(s) == 0
+
+
+def _messages(data):
+    """The simrun stream's messages as (kind, rest), frames skipped."""
+    out = []
+    i = 0
+    while i < len(data):
+        nl = data.find(b"\n", i)
+        if nl < 0:
+            break
+        kind, _, rest = data[i:nl].decode("utf-8", "replace").partition(" ")
+        i = nl + 1
+        if kind == "F":
+            i += int(rest.split()[2])
+        out.append((kind, rest))
+    return out
+
+
+def _simrun(script, fs, *more):
+    """tools/sim/simrun.py on CPython playing `script` on a virtual clock."""
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim", "simrun.py"),
+                          "--root", ROOT, "--board", "sim", "--fs", str(fs), "--seed", "1",
+                          "--script", str(script), "--out", "1"] + list(more), cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    return res
+
+
+def test_power_saving_shows_dimmed_then_display_off(tmp_path):
+    # In the simulator the 30 s dim was invisible and the screen-off looked like a
+    # hang: the panel's state now reaches the front end (D lines), which renders the
+    # dim level and says "display off: any key wakes".
+    script = tmp_path / "s.txt"
+    script.write_text("until menu\nwait 40000\nsnap dim\nwait 100000\nsnap off\n")
+    fs = tmp_path / "fs"
+    fs.mkdir()
+    res = _simrun(script, fs)
+    panel = [rest for kind, rest in _messages(res.stdout) if kind == "D"]
+    lit = [p for p in panel if p.startswith("1 ")]
+    assert int(lit[0].split()[1]) >= sim.DIM_BELOW, panel  # on at full contrast first
+    assert any(int(p.split()[1]) < sim.DIM_BELOW for p in lit), panel
+    assert panel[-1].startswith("0 "), panel
+    state = sim.State()
+    controls = sim.Controls(lambda s: None)
+    ui = sim.TerminalUI(sim.parse_args(["--fs", str(fs)]), 0, 1)
+    seen = []
+    for p in panel:
+        state.apply(("D", p), controls)
+        seen.append(state.power_note())
+        if state.dimmed():
+            state.frame, state.w, state.h = bytes(1024), 128, 64
+            lines, _ = ui.compose(state, controls, 80, 24)
+            assert any("\x1b[90;40m" in b for _, b, _ in lines), "drawn grey when dimmed"
+    assert "display dimmed: any key wakes" in seen
+    assert seen[-1] == "display off: any key wakes"
+    assert "display off: any key wakes" in ui.status(state, controls)
+
+
+def test_80x24_terminal_shows_the_screens_texts_under_the_panel(tmp_path):
+    # In an 80x24 terminal the panel becomes braille (or shaded ASCII) dots and its
+    # 3x5 text cannot be read: the screen's texts go on a line under the panel.
+    script = tmp_path / "s.txt"
+    script.write_text("until menu\nwait 200\ntap NEXT\nwait 200\nsnap m\n")
+    fs = tmp_path / "fs"
+    fs.mkdir()
+    res = _simrun(script, fs, "--prompt", "1")
+    prompts = [rest for kind, rest in _messages(res.stdout) if kind == "P"]
+    assert "> SHAKE UP" in prompts and prompts[-1] == "> FARKLE FRENZY", prompts
+    state = sim.State()
+    controls = sim.Controls(lambda s: None)
+    state.apply(("P", prompts[-1]), controls)
+    state.frame, state.w, state.h = bytes(1024), 128, 64
+    for ascii_ in (False, True):
+        ui = sim.TerminalUI(sim.parse_args(["--fs", str(fs)] + (["--ascii"] if ascii_ else [])), 0, 1)
+        ui.utf8 = not ascii_
+        lines, width = ui.compose(state, controls, 80, 24)
+        assert len(lines) <= 24 and width <= 80, (len(lines), width)
+        assert ("> FARKLE FRENZY", "", "") in lines
+    # Without --prompt the stream has none (a measured heap holds no such strings).
+    res = _simrun(script, fs)
+    assert not [k for k, _ in _messages(res.stdout) if k == "P"]

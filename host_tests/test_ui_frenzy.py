@@ -142,6 +142,10 @@ class Pilot(ui_rig.Player):
                     r.press(NEXT)
                 assert s.wildv == want
                 r.press(OK)
+                if g.phase == fz.PH_WILD:
+                    # A value that makes the roll a Farkle asks first: OK again.
+                    assert s.wask and s.t_pts == "FARKLE", (s.wask, s.t_pts)
+                    r.press(OK)
                 self.apply(fz.DECLARE | want, g)
             elif ph == fz.PH_TAKE:
                 self.saw("take")
@@ -235,6 +239,7 @@ def play_through(players, schedule, seed):
     assert store.stat(st, games.ST_FF_BEST) == p.best > 0
     assert store.stat(st, games.ST_FF_HIGH) == sh.totals[winner]
     r.wait(700)
+    r.press(NEXT)                    # MENU (REMATCH comes first)
     r.press(OK)
     assert r.screen == "menu"
     if players == 1:

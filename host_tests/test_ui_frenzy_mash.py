@@ -130,6 +130,7 @@ def mash(players, schedule, seed, events):
             if s.view == fs.V_WINNER:
                 # The game is over: start another one.
                 r.wait(700)
+                r.press(NEXT)            # MENU (REMATCH comes first)
                 r.press(OK)
                 start_game(r, players, schedule)
         else:

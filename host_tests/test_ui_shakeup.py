@@ -160,6 +160,7 @@ def play_through(players, seed):
     assert store.stat(st, games.ST_SU_GAMES) == 1
     assert store.stat(st, games.ST_SU_WINS + winner) == 1
     r.wait(700)
+    r.press(NEXT)                    # MENU (REMATCH comes first)
     r.press(OK)
     assert r.screen == "menu"
     return p.decisions

@@ -18,7 +18,6 @@ figures are measured). --heap N is the child's whole -X heapsize instead.
 Script commands (see simrun.run_script): wait MS, tap B, long B, press B, release B,
 shake MS, snap NAME, until SCREEN [MAX_MS], expect SCREEN.
 """
-from core import games
 import argparse
 import os
 import subprocess
@@ -158,6 +157,7 @@ def near_end(fs, kind, players, seed):
     turn, so a scenario can Continue it and play the end on screen."""
     _core()
     import store
+    from core import games
     from core.dice import Dice
     from core.seeded import Seeded
     dice = Dice(Seeded(seed))

@@ -43,6 +43,7 @@ REPEAT_HOLD_S = 0.12  # while auto-repeat goes on, the button stays held
 GAP_S = 0.08  # released this long before the next queued tap
 LONG_S = 0.9  # BACK on a board without a BACK button: a long OK
 SHAKE_TAP_S = 0.7  # one tap of S shakes this long
+DIM_BELOW = 32  # a panel contrast below this is shown dimmed
 SHAKE_HOLD_S = 0.25  # auto-repeat of S keeps shaking
 
 
@@ -162,6 +163,8 @@ class Child:
                 "--frame-ms", str(args.frame_ms)]
         if args.seed:
             cmd += ["--seed", str(args.seed)]
+        if not args.heap:
+            cmd += ["--prompt", "1"]  # its strings would count in a measured heap
         if args.heap and not args.cpython:
             cmd += ["--budget", str(heap_bytes(args.heap))]
         if self.firmware.compiled:
@@ -262,6 +265,7 @@ class Controls:
         self.st = {b: _Btn() for b in BUTTONS}
         self.shaking = False
         self.shake_until = 0.0
+        self.shake_t0 = 0.0  # when a held SHAKE (the window's button) went down
 
     def set_buttons(self, names):
         self.buttons = set(names) or set(BUTTONS)
@@ -296,6 +300,19 @@ class Controls:
             self._press(name, now, hold)
         elif st.pending < 3:
             st.pending += 1
+
+    def shake_down(self, now):
+        """The window's SHAKE button pressed: shaking while it is held."""
+        self.shake_t0 = now
+        self.shaking = True
+        self.shake_until = float("inf")
+        self.send("s 1")
+
+    def shake_up(self, now):
+        """Released: a click (~0.1 s) is shorter than the detector needs (~1/4 s),
+        so the shake lasts at least as long as a tap of S; a longer hold ends now."""
+        self.shake_until = max(now, self.shake_t0 + SHAKE_TAP_S)
+        self.tick(now)
 
     def tick(self, now):
         for b, st in self.st.items():
@@ -418,6 +435,9 @@ class State:
         self.error = None
         self.crash = None
         self.asleep = False
+        self.prompt = ""  # the screen's texts (P), shown under the panel
+        self.lit = True  # the panel emits light (False: switched off to save power)
+        self.contrast = 255  # the panel's contrast (the firmware dims it to 8)
         self.firmware = ""  # 'firmware: build/sim-run/sim (.mpy)', from the child's W
         self.heap_limit = ""
         self.root = ROOT
@@ -452,6 +472,11 @@ class State:
             self.crash = msg[1]
         elif kind == "Z":
             self.asleep = msg[1] == "1"
+        elif kind == "P":
+            self.prompt = msg[1]
+        elif kind == "D":
+            lit, c = msg[1].split()
+            self.lit, self.contrast = lit == "1", int(c)
         elif kind == "W":
             self.firmware = self.describe_loaded(msg[1])
             if trace:
@@ -461,6 +486,20 @@ class State:
 
     def sounding(self):
         return self.freq > 0 and self.duty > 0
+
+    def dimmed(self):
+        """The panel is lit but dimmed (the firmware's idle dim: contrast 8)."""
+        return self.lit and self.contrast < DIM_BELOW
+
+    def power_note(self):
+        """What the power saving does to the panel, for the status line ('' awake)."""
+        if self.asleep:
+            return ""  # said as DEEP SLEEP
+        if not self.lit:
+            return "display off: any key wakes"
+        if self.dimmed():
+            return "display dimmed: any key wakes"
+        return ""
 
     def attach(self, child, args):
         """What the run is: the firmware it asked for (until the child says what it
@@ -539,8 +578,10 @@ class TerminalUI:
     def compose(self, state, controls, cols, rows):
         u = self.utf8
         w, h = state.w, state.h
-        # Rows around the picture: headline, frame top and bottom, legend, status.
-        mode = sim_render.pick_mode(cols, rows, w, h, u, chrome_rows=5, force=self.args.mode)
+        # Rows around the picture: headline, frame top and bottom, the screen's texts
+        # (legible where the picture's text is not: braille or ascii0 at 80x24),
+        # legend, status.
+        mode = sim_render.pick_mode(cols, rows, w, h, u, chrome_rows=6, force=self.args.mode)
         tc, tr = sim_render.text_size(mode, w, h)
         if state.frame is not None and len(state.frame) * 8 >= w * h:
             pic = sim_render.render(state.frame, w, h, mode)
@@ -551,7 +592,8 @@ class TerminalUI:
         title = " Pocket Dice \u00b7 %s " % state.board if u else " Pocket Dice - %s " % state.board
         top = tl + (hz * 2 + title)[:tc].ljust(tc, hz) + tr_
         colour = not os.environ.get("NO_COLOR")
-        on = "\x1b[97;40m" if colour else ""
+        # Dimmed: grey on black, as the panel looks at its lowest contrast.
+        on = ("\x1b[90;40m" if state.dimmed() else "\x1b[97;40m") if colour else ""
         off = "\x1b[0m" if colour else ""
         head = state.headline()
         if not u:
@@ -560,6 +602,7 @@ class TerminalUI:
         for ln in pic:
             lines.append((vt, on + ln + off, vt))
         lines.append((bl + hz * tc + br, "", ""))
+        lines.append((state.prompt[:cols], "", ""))
         if u:
             legend = ("\u2190/A prev  \u2192/D next  \u23ce/\u2423 ok  \u232b/Esc back  "
                       "S shake  M mute  Q quit")
@@ -585,6 +628,8 @@ class TerminalUI:
         bits = ["screen " + (state.screen or "?"), tone]
         if state.asleep:
             bits.append("DEEP SLEEP: a button wakes it")
+        if state.power_note():
+            bits.append(state.power_note())
         if state.crash:
             bits.append("restarted after " + state.crash)
         if controls.shaking:

@@ -128,9 +128,7 @@ class Window:
         if name is None or src in self.down:
             return
         if name == "SHAKE":
-            self.controls.shaking = True
-            self.controls.shake_until = float("inf")
-            self.controls.send("s 1")
+            self.controls.shake_down(now)
         elif name == "BACK" and "BACK" not in self.controls.buttons:
             self.controls.key("BACK", now)  # a timed long OK
             return
@@ -145,8 +143,7 @@ class Window:
         if name is None or name in self.down.values():
             return
         if name == "SHAKE":
-            self.controls.shaking = False
-            self.controls.send("s 0")
+            self.controls.shake_up(now)
         else:
             self.controls.st[name].held = False
             self.controls.send("r " + name)
@@ -161,7 +158,9 @@ class Window:
         if st.frame is not None:
             w, h = st.w, st.h
             rgb = bytearray()
-            on, off = bytes(PIX_ON), bytes(PIX_OFF)
+            k = 0.35 if st.dimmed() else 1.0  # the dim level, as the panel shows it
+            on = bytes(int(PIX_OFF[i] + (PIX_ON[i] - PIX_OFF[i]) * k) for i in range(3))
+            off = bytes(PIX_OFF)
             for y in range(h):
                 page = (y >> 3) * w
                 bit = 1 << (y & 7)
@@ -182,6 +181,8 @@ class Window:
             s.blit(t, t.get_rect(center=r.center))
         tone = "%d Hz" % st.freq if st.sounding() else "-"
         bits = ["screen " + (st.screen or "?"), "tone " + tone + (" (muted)" if self.muted else "")]
+        if st.power_note():
+            bits.append(st.power_note())
         if st.heap is not None:
             bits.append("heap %d KB free" % (st.heap // 1024))
         caption = "Pocket Dice - " + st.headline().replace("\u00b7", "-")

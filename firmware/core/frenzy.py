@@ -172,24 +172,27 @@ def resolve(recs, mask, roller, st, end, by):
 class Game:
     """One game of Farkle Frenzy for 1-4 players (seats 0-3).
 
-    dice: a core.dice.Dice; None: every roll's values are passed to apply()."""
+    dice: a core.dice.Dice; None: every roll's values are passed to apply().
+    first: the seat that rolls the Common Die in round 1 (a rematch: the next seat)."""
 
-    def __init__(self, players, schedule=RELAY, ones=300, dice=None):
+    def __init__(self, players, schedule=RELAY, ones=300, dice=None, first=0):
         if not isinstance(players, int) or players < 1 or players > 4:
             raise ValueError("Farkle Frenzy needs 1-4 players, got %r" % (players,))
         if schedule != RELAY and schedule != LOCKSTEP:
             raise ValueError("schedule must be RELAY (0) or LOCKSTEP (1), got %r" % (schedule,))
         self._t = ones_table(ones)  # the scoring table for this rule (ValueError if none)
+        if not isinstance(first, int) or first < 0 or first >= players:
+            raise ValueError("no seat %r to start" % (first,))
         self.players = players
         self.schedule = schedule
         self.ones = ones
         self._dice = dice
         self.round = 1
-        self.roller = 0
-        self._next = 1 % players  # the seat whose turn it would be next round
+        self.roller = first
+        self._next = (first + 1) % players  # the seat whose turn it would be next round
         self.step = 0
         self.phase = PH_COMMON
-        self.player = 0
+        self.player = first
         self.common = 0  # the Common Die's face (0 before its first roll)
         self.wild = 0  # the WILD's declared value, 0 until declared
         self.rolled = bytearray(5)  # the current roll; 0 past nrolled

@@ -45,7 +45,7 @@ GAMES_TABLE = (
      ST_SU_GAMES, ST_SU_WINS, NONE, NONE),
     (FRENZY, "FARKLE FRENZY", 1, 4,
      ("core.frenzy", "core.frenzy_score", "core.frenzy_why", "core.frenzy_load",
-      "ui.frenzy_screen"),
+      "ui.frenzy_screen", "ui.frenzy_tables"),
      ST_FF_GAMES, ST_FF_WINS, ST_FF_BEST, ST_FF_HIGH),
 )
 

@@ -167,6 +167,10 @@ class Game:
         p[RO_IN] = p[RO_TODO] = (1 << players) - 1
         self.notes = []
 
+    def to_shake(self):
+        """Roll-off: the seats still to shake one die in this round of it (a mask)."""
+        return self._pawns[RO_TODO] if self.phase == ROLLOFF else 0
+
     def count(self, seat, level):
         if seat < 0 or seat >= self.players or level < 1 or level > SAFE:
             from core.shakeup_why import SEAT_LEVEL

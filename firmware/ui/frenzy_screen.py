@@ -3,19 +3,27 @@
 One screen object shows the whole game. Its PLAY view follows the core's phase:
   PH_COMMON  the round's roller shakes the Common Die (shake, or OK on ROLL)
   PH_ROLL    the player's dice are rolled (shake, or OK on ROLL); odds hint shown
-  PH_WILD    the roller picks the WILD value with PREV/NEXT, OK declares it
+  PH_WILD    the roller picks the WILD value with PREV/NEXT, OK declares it; the
+             picker starts on the value that scores best, shows the best points
+             of the value under the cursor, and a value that makes the roll a
+             Farkle takes a second OK
   PH_TAKE    the dice with a cursor: PREV/NEXT move, OK toggles a die (or the Common
              Die, when usable); OK on TAKE sets the selection aside (offered only when
              it scores); the selection's points are shown live
   PH_DECIDE  ROLL (keep rolling; a shake does the same) or STOP (bank); stopping below
              400 before entering the score sheet asks first (the WARN view)
+Every choice bar starts on its first item: the first die, ROLL, NO (never where the
+cursor was in the previous phase).
 Overlays queued by a decision's notes are shown in order, each closed with OK:
 FARKLE, the "GREEN filled the riser: you stop with 450" notice, the round summary,
 the winner. Then the device is handed to the next deciding player (app.hand_to shows
 "Pass to ..." only when the seat changes).
 
 Relay keeps each player's round private until the summary: notices about other
-seats are only shown in Lockstep, where everyone plays in view.
+seats are only shown in Lockstep, where everyone plays in view. Where the choice bar
+has one item (the Common Die's and a round's first roll), PREV or NEXT show the
+SCORES view: every seat's sheet total, and this round's running totals as far as
+the schedule shows them (Lockstep: all; Relay: the player's own); any key closes it.
 
 The ui bytes (for Continue) are `_pack()`: the open overlays with their data, the
 cursor, the selection and the best round so far, so a restored game shows exactly
@@ -26,19 +34,20 @@ allocates nothing. 128x64 layout of the play view:
   y 0   colour label, round, the player's score sheet total
   y 9   the rolled dice (17 px) | the Common Die at the right
   y 27  the cursor caret (or the WILD mark under the Common Die)
-  y 31  the running total in big digits (x2 when the Common Die shows 2X), the
-        selection's points, the riser (5 steps, filled as dice go on it)
+  y 33  the running total in big digits (x2 when the Common Die shows 2X), the
+        selection's points, the riser (5 steps, filled as dice go on it); 3 rows
+        below the caret, which read as one glyph with the digit under it (a "Ô")
   y 48  one info line: the odds hint ("FARKLE RISK 8%") or what to do
   y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
 """
 from core.dice import TWOX, WILD
-from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, GOAL, LOCKSTEP, PH_COMMON, PH_DECIDE, \
+from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, FARKLED, GOAL, LOCKSTEP, PH_COMMON, PH_DECIDE, \
     PH_OVER, PH_ROLL, PH_TAKE, PH_WILD, RELAY, RISK, ROLL, ROLLING, STOP, TAKE
-from core.frenzy_score import COMMON_BIT
+from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, key
+from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, key, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -55,6 +64,7 @@ V_NOTICE = const(2)  # someone filled the riser: who stops with what
 V_WARN = const(3)  # stop below 400 before entering the score sheet?
 V_SUMMARY = const(4)
 V_WINNER = const(5)
+V_SCORES = const(6)  # PREV/NEXT where the bar has one choice: every total in view
 
 # Cursor items (self.items holds them for the current view); 0-4 are the rolled dice.
 IT_COMMON = const(5)
@@ -70,8 +80,8 @@ _WIN_GRACE = const(600)  # ms the winner stays before OK leaves
 
 # self.ov: the overlays' and selection's state, kept at its offsets in the ui bytes
 # (_pack; bytes 1 and 9-11 are filled from the screen's attributes there).
-_UI_LEN = const(44)
-_UI_VERSION = const(1)
+_UI_LEN = const(49)
+_UI_VERSION = const(2)
 _VIEW = const(1)     # the view shown
 _NQ = const(2)       # overlays queued
 _Q = const(3)        # the queue (_QMAX bytes)
@@ -91,7 +101,9 @@ _SROUND = const(37)  # the summarised round (2 bytes)
 _SFLAGS = const(39)  # bit 0: 2X doubled this round; high nibble: seats in a tie round next
 _SIN = const(40)     # seats that played the summarised round
 _BEST = const(41)    # best counted round score so far, for the stats (3 bytes)
-_WIN_T0 = const(44)  # when the winner was shown (4 bytes; past the ui bytes)
+_SCUT = const(44)    # per seat: a later fill cut its round: filler << 6 | step (1-63)
+_SFARK = const(48)   # seats that farkled in the summarised round
+_WIN_T0 = const(49)  # when the winner was shown (4 bytes; past the ui bytes)
 
 # Drawing
 _DX = const(19)   # dice pitch
@@ -124,6 +136,8 @@ class FrenzyScreen(Screen):
         self.cur = 0
         self.mask = 0  # PH_TAKE: the selection being built
         self.wildv = 1  # PH_WILD: the value offered
+        self.wbest = bytearray(7)  # PH_WILD: per value, the roll's best points / 50
+        self.wask = False  # PH_WILD: OK on a Farkle value asked "sure?"
         self.ok_take = bytearray(64)  # PH_TAKE: points // 50 of TAKE|mask (0: not legal)
         self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
@@ -144,9 +158,12 @@ class FrenzyScreen(Screen):
         self.t_line3 = ""
         # The summary's and the winner's table (per row colour, round score, total):
         # made when one of them is shown, () otherwise.
-        self.t_rows = self.t_cols = self.t_tot = ()
+        self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()
+        self.rank = b""  # the winner view: the other seats' rows by total
+        self.bar = 255  # the view << 4 | phase the cursor was placed for
         if ui:
             self._restore(ui)
+            self.bar = self.view << 4 | game.phase  # the cursor as it was saved
         self._sync()
 
     # ---- app protocol ---------------------------------------------------------
@@ -197,10 +214,22 @@ class FrenzyScreen(Screen):
         v = self.view
         app = self.app
         if v == V_WINNER:
-            if k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
-                app.menu()
+            # REMATCH (first) or MENU; after a grace, so a mashed OK is not lost on it.
+            if k == PREV or k == NEXT:
+                self.cur ^= 1
+                self.dirty = True
+                app.play(SELECT)
+            elif k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
+                if self.cur:
+                    app.menu()
+                else:
+                    rematch(app, self.KIND)
             return
         self.dirty = True
+        if v == V_SCORES:
+            self.view = V_PLAY  # any key closes it
+            self._sync()
+            return
         if v == V_WARN:
             if k == PREV or k == NEXT:
                 self.cur ^= 1
@@ -225,15 +254,25 @@ class FrenzyScreen(Screen):
             if k == PREV or k == NEXT:
                 # Every value may be declared: the cursor cycles through 1-6.
                 self.wildv = (self.wildv + (0 if k == NEXT else 4)) % 6 + 1
+                self.wask = False
+                self._texts()
                 app.play(SELECT)
+            elif k == OK and not self.wbest[self.wildv] and not self.wask:
+                self.wask = True  # this value makes the roll a Farkle: sure?
+                self._texts()
+                app.play(NOPE)
             elif k == OK:
+                self.wask = False
                 self._apply(DECLARE | self.wildv)
                 self._settle()
             return
         if k == PREV or k == NEXT:
             if n > 1:
                 self.cur = (self.cur + (1 if k == NEXT else n - 1)) % n
-                app.play(SELECT)
+            else:
+                self.view = V_SCORES  # nothing to choose: the scores instead
+                self._sync()
+            app.play(SELECT)
             return
         if k != OK or not n:
             return
@@ -274,6 +313,7 @@ class FrenzyScreen(Screen):
         app = self.app
         ov = self.ov
         actor = g.player
+        step = min(g.step, 63)  # a fill's cut happens in the step just played
         lost = g.running(actor)
         doubled = g.common == TWOX  # as it is before a round end
         was_in = g.in_round
@@ -293,13 +333,19 @@ class FrenzyScreen(Screen):
                 v = V_FARKLE
                 app.play(FARKLE)
             elif t == "stopped_by":
+                s = nt[1]
+                ov[_SCUT + s] = nt[2] << 6 | step
                 i = ov[_NN]
-                if (sch == LOCKSTEP or nt[1] == actor) and i < _NMAX:
-                    ov[_NSF + i] = nt[1] << 4 | nt[2]
+                if (sch == LOCKSTEP or s == actor) and i < _NMAX:
+                    # bit 3: below the entry, before the sheet: this counts 0
+                    zero = not g.totals[s] and nt[3] * (2 if doubled else 1) < ENTRY
+                    ov[_NSF + i] = s << 4 | nt[2] | (8 if zero else 0)
                     ov[_NRUN + 3 * i:_NRUN + 3 * i + 3] = min(nt[3], 0xFFFFFF).to_bytes(3, "big")
                     if not i:
                         v = V_NOTICE
                     ov[_NN] = i + 1
+            elif t == "common":
+                ov[_SCUT:_SCUT + 4] = b"\0\0\0\0"  # a new round: no cuts yet
             elif t == "fill":
                 app.play(SAFE)
             elif t == "wild":
@@ -311,6 +357,11 @@ class FrenzyScreen(Screen):
                 ov[_SROUND + 1] = nt[1] & 0xFF
                 ov[_SFLAGS] = 1 if doubled else 0  # and no tie yet
                 ov[_SIN] = was_in
+                f = 0
+                for s in range(g.players):
+                    if was_in >> s & 1 and g.status(s) == FARKLED:
+                        f |= 1 << s
+                ov[_SFARK] = f
                 b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
                 ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
                 v = V_SUMMARY
@@ -421,13 +472,40 @@ class FrenzyScreen(Screen):
             items[0] = IT_NO
             items[1] = IT_YES
             n = 2
-        if n != self.nitems or self.cur >= n:
+        # Every choice bar starts on its first item (the first die, ROLL, NO): a new
+        # view or phase puts the cursor there, so OK out of habit does the same
+        # thing each time (the index once carried over from TAKE's list to STOP).
+        bar = v << 4 | ph
+        if v == V_PLAY and ph == PH_WILD:
+            self._wild_best(bar != self.bar)
+        if bar != self.bar or n != self.nitems or self.cur >= n:
             self.cur = 0
             if ph == PH_TAKE and v == V_PLAY:
                 self.mask &= 0x3F
         self.nitems = n
+        self.bar = bar
         self._texts()
         self.dirty = True
+
+    def _wild_best(self, start):
+        """Per WILD value, the best points of the roll with the WILD counted as it;
+        start: put the picker on the best value (the lowest of equals)."""
+        g = self.game
+        t = ones_table(g.ones)
+        wb = self.wbest
+        top = 0
+        for v in range(1, 7):
+            b = 0
+            for m in range(1, 64):
+                p = points_of(g.rolled, g.nrolled, v, m, t)
+                if p > b:
+                    b = p
+            wb[v] = b // 50
+            if wb[v] > wb[top]:
+                top = v
+        if start:
+            self.wildv = top or 1
+            self.wask = False
 
     def _rolls_on(self):
         """Would ROLL give this same player the next roll at once? Relay: always.
@@ -462,8 +540,8 @@ class FrenzyScreen(Screen):
         self.t_line1 = ""
         self.t_line2 = ""
         self.t_line3 = ""
-        if v != V_SUMMARY and v != V_WINNER:
-            self.t_rows = self.t_cols = self.t_tot = ()  # they go with their overlay
+        if v != V_SUMMARY and v != V_WINNER and v != V_SCORES:
+            self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()  # with their overlay
         if v == V_PLAY:
             self.t_pts = ""
             m = self.mask
@@ -483,7 +561,10 @@ class FrenzyScreen(Screen):
             elif ph == PH_COMMON:
                 self.t_info = "SHAKE THE COMMON DIE"
             elif ph == PH_WILD:
-                self.t_info = "WILD: PICK ITS VALUE"
+                b = self.wbest[self.wildv] * 50
+                self.t_pts = "+%d" % b if b else "FARKLE"
+                self.t_info = "FARKLE! OK AGAIN: SET IT" if self.wask else \
+                    "WILD: PICK ITS VALUE"
             elif ph == PH_ROLL or ph == PH_DECIDE:
                 n = g.to_roll()
                 if self.app.settings[S_ODDS] and n:
@@ -507,62 +588,31 @@ class FrenzyScreen(Screen):
             r = g.running(seat)
             self.t_line3 = "ROUND SCORE %d" % (r * 2 if g.common == TWOX else r)
         elif v == V_SUMMARY:
-            self._summary_texts()
+            # The tables' texts and drawing are their own module, loaded when first
+            # shown (the game's start, when the heap is fullest, holds less code).
+            from ui.frenzy_tables import summary_texts
+            summary_texts(self)
+        elif v == V_SCORES:
+            from ui.frenzy_tables import scores_texts
+            scores_texts(self)
         else:
-            self._winner_texts()
+            from ui.frenzy_tables import winner_texts
+            winner_texts(self)
 
     def _notice_texts(self):
         """'GREEN FILLED THE RISER: / YOU STOP WITH / 450', for the notice shown."""
         ov = self.ov
         i = ov[_NI]
         s = ov[_NSF + i] >> 4
-        self.t_line1 = "%s FILLED THE RISER:" % COLOURS[ov[_NSF + i] & 15]
+        self.t_line1 = "%s FILLED THE RISER:" % COLOURS[ov[_NSF + i] & 3]
         if s == self.app.holder or self.game.players == 1:
             self.t_line2 = "YOU STOP WITH"
         else:
             self.t_line2 = "%s STOPS WITH" % COLOURS[s]
         j = _NRUN + 3 * i
         self.t_line3 = str(ov[j] << 16 | ov[j + 1] << 8 | ov[j + 2])
-
-    def _new_table(self):
-        self.t_rows = ["", "", "", ""]
-        self.t_cols = ["", "", "", ""]
-        self.t_tot = ["", "", "", ""]
-        return self.t_rows, self.t_cols, self.t_tot
-
-    def _summary_texts(self):
-        """The round's headline, per seat its colour, the round's score (or "-" out
-        of the round, "350<400" below the entry), the total; the footer."""
-        g = self.game
-        ov = self.ov
-        rows, cols, tot = self._new_table()
-        self.t_line1 = "ROUND %d" % (ov[_SROUND] << 8 | ov[_SROUND + 1])
-        if ov[_SFLAGS] & 1:
-            self.t_line1 += "  2^ DOUBLED"
-        for s in range(g.players):
-            rows[s] = COLOURS[s]
-            if not ov[_SIN] >> s & 1:
-                cols[s] = "-"
-            else:
-                c = g.round_scores[s]
-                raw = g.round_raw[s]
-                cols[s] = "+%d" % c if c or not raw else "%d<400" % raw
-            tot[s] = str(g.totals[s])
-        # A tie: the marked rows play one more round.
-        self.t_line2 = "TIE: ONE MORE ROUND" if ov[_SFLAGS] >> 4 else "OK"
-
-    def _winner_texts(self):
-        """The winner's total, then the other seats' colours and totals."""
-        g = self.game
-        rows, _, tot = self._new_table()
-        w = g.winner
-        self.t_line2 = str(g.totals[w])
-        k = 0
-        for s in range(g.players):
-            if s != w:
-                rows[k] = COLOURS[s]
-                tot[k] = str(g.totals[s])
-                k += 1
+        if ov[_NSF + i] & 8:
+            self.t_info = "BELOW 400: COUNTS 0"
 
     # ---- ui bytes for Continue --------------------------------------------------------
 
@@ -577,7 +627,7 @@ class FrenzyScreen(Screen):
 
     def _restore(self, b):
         """The view _pack() saved; bytes of another layout are ignored."""
-        ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[_VIEW] <= V_WINNER \
+        ok = len(b) == _UI_LEN and b[0] == _UI_VERSION and b[_VIEW] <= V_SCORES \
             and b[_NQ] <= _QMAX and b[_ND] <= 5 and b[_NN] <= _NMAX
         for i in range(_QMAX):
             ok = ok and b[_Q + i] <= V_WINNER
@@ -594,7 +644,7 @@ class FrenzyScreen(Screen):
         if b[_NI] >= b[_NN]:
             ov[_NI] = 0
         for i in range(_NMAX):
-            ov[_NSF + i] &= 0x33  # stopped seat << 4 | filling seat
+            ov[_NSF + i] &= 0x3B  # stopped seat << 4 | counts 0 << 3 | filling seat
         ov[_SFLAGS] &= 0xF1
         if self.view == V_WINNER and self.game.phase != PH_OVER:
             self.view = V_PLAY
@@ -618,45 +668,27 @@ class FrenzyScreen(Screen):
             for i in range(n):
                 gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
             gfx.center(fb, self.t_line1, 40, 1, gfx.MEDIUM)
-            gfx.center(fb, self.t_line2, 51)
+            gfx.center(fb, self.t_line2, 50, 1, gfx.MEDIUM)
             gfx.right(fb, "OK", 128, 58)
         elif v == V_NOTICE:
             gfx.banner(fb, "RISER FILLED", 0)
             gfx.center(fb, self.t_line1, 16)
             gfx.center(fb, self.t_line2, 26, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line3, 38, 1, gfx.MEDIUM, 2)
+            gfx.text(fb, self.t_info, 2, 58)
             gfx.right(fb, "OK", 128, 58)
         elif v == V_WARN:
             gfx.banner(fb, "STOP?", 0)
             gfx.center(fb, self.t_line1, 16, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line2, 28, 1, gfx.MEDIUM)
-            gfx.text(fb, self.t_line3, 4, 41)
+            gfx.text(fb, self.t_line3, 4, 41, 1, gfx.MEDIUM)
             x = 30
             for i in range(2):
                 x = _button(fb, "NO" if self.items[i] == IT_NO else "YES", x, i == self.cur)
                 x += 16
-        elif v == V_SUMMARY:
-            gfx.banner(fb, self.t_line1, 0)
-            y = 13
-            for s in range(self.game.players):
-                if self.ov[_SFLAGS] >> 4 + s & 1:  # a tie round's seat
-                    gfx.arrow(fb, 0, y + 1)
-                gfx.text(fb, self.t_rows[s], 5, y + 1)
-                gfx.right(fb, self.t_cols[s], 84, y, 1, gfx.MEDIUM)
-                gfx.right(fb, self.t_tot[s], 128, y, 1, gfx.MEDIUM)
-                y += 10
-            gfx.text(fb, self.t_line2, 0, 58)
-        else:  # the winner
-            gfx.center(fb, COLOURS[self.game.winner], 0, 1, gfx.MEDIUM, 2)
-            gfx.center(fb, "WINS WITH", 16)
-            gfx.center(fb, self.t_line2, 24, 1, gfx.MEDIUM, 2)
-            y = 43
-            for i in range(3):
-                if self.t_rows[i]:
-                    gfx.text(fb, self.t_rows[i], 0, y)
-                    gfx.right(fb, self.t_tot[i], 64, y)
-                y += 7
-            gfx.right(fb, "OK: MENU", 128, 58)
+        else:  # the summary, the scores, the winner
+            from ui.frenzy_tables import draw
+            draw(self, fb)
 
     def _draw_play(self, fb):
         g = self.game
@@ -717,11 +749,11 @@ class FrenzyScreen(Screen):
         if ph == PH_TAKE and cur_item <= IT_COMMON:
             gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
         if ph != PH_COMMON:
-            x = gfx.text(fb, self.t_run, 0, 31, 1, gfx.MEDIUM, 2)
+            x = gfx.text(fb, self.t_run, 0, 33, 1, gfx.MEDIUM, 2)
             if c == TWOX:
-                gfx.text(fb, "^2", x + 1, 38, 1, gfx.MEDIUM)
+                gfx.text(fb, "^2", x + 1, 40, 1, gfx.MEDIUM)
             if self.t_pts:
-                gfx.right(fb, self.t_pts, 97, 38, 1, gfx.MEDIUM)
+                gfx.right(fb, self.t_pts, 97, 40, 1, gfx.MEDIUM)
             # The riser: 5 steps, filled as dice go on it.
             n = g.riser(seat)
             for i in range(5):
@@ -735,8 +767,10 @@ class FrenzyScreen(Screen):
             gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
             gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
         gfx.text(fb, self.t_info, 0, 48)
+        if self.nitems == 1 and not tumbling:
+            gfx.right(fb, "< >: SCORES", 128, 48)
         if ph == PH_WILD:
-            _button(fb, "SET WILD", 0, True)
+            _button(fb, "SURE?" if self.wask else "SET WILD", 0, True)
             gfx.right(fb, "< >", 128, _BY + 2)
             return
         x = 0

@@ -1,5 +1,7 @@
-"""How to play: a few short pages per game. PREV/NEXT turn pages (OK too), BACK leaves.
-The texts live in this module, imported only when the screen is opened."""
+"""How to play: a few short pages per game. PREV/NEXT turn pages, OK jumps to the next
+part (a title without ':' starts one: SHAKE UP, FARKLE FRENZY, CONTROLS; the bottom
+line names it), OK in the last part and BACK leave. The texts live in this module,
+imported only when the screen is opened."""
 from ui import gfx
 from ui.screens import BACK, NEXT, OK, PREV, Screen
 
@@ -67,13 +69,20 @@ PAGES = (
         "YOUR FIRST SCORE NEEDS",
         "400 IN ONE ROUND.",
         "ODDS: RISK OF A FARKLE.")),
+    ("FRENZY: TURNS", (
+        "RELAY: EACH PLAYS A WHOLE",
+        "ROUND IN TURN; THE OTHERS'",
+        "ROUNDS SHOW AT THE SUMMARY.",
+        "LOCKSTEP: ONE ROLL EACH IN",
+        "TURN, ALL IN VIEW. SAME",
+        "SCORES. SETTINGS: TURNS.")),
     ("CONTROLS", (
         "< >  MOVE      OK  CHOOSE",
         "SHAKE THE DEVICE TO ROLL",
         "(OR OK ON SHAKE / ROLL).",
         "BACK: MENU.",
-        "EVERY MOVE IS SAVED:",
-        "CONTINUE PICKS IT UP.")),
+        "EVERY MOVE IS FINAL (NO",
+        "UNDO) AND SAVED: CONTINUE.")),
 )
 
 
@@ -92,20 +101,30 @@ class HowTo(Screen):
         self.three = b is not None and "BACK" not in b
         self.page = 0
         self.num = ""
+        self.jump = -1  # the first page of the next part, -1: none (OK leaves)
+        self.hint = ""
         self._number()
 
     def _number(self):
         self.num = "%d/%d" % (self.page + 1, len(PAGES))
+        self.jump = -1
+        for i in range(self.page + 1, len(PAGES)):
+            if ":" not in PAGES[i][0]:
+                self.jump = i
+                break
+        self.hint = "< > PAGE  OK: " + (PAGES[self.jump][0] if self.jump >= 0 else "MENU")
 
     def on_key(self, k):
         n = len(PAGES)
         if k == BACK:
             self.app.menu()
             return
-        if k == NEXT or k == OK:
-            if k == OK and self.page == n - 1:
+        if k == OK:
+            if self.jump < 0:
                 self.app.menu()
                 return
+            self.page = self.jump
+        elif k == NEXT:
             self.page = (self.page + 1) % n
         elif k == PREV:
             self.page = (self.page - 1) % n
@@ -126,3 +145,4 @@ class HowTo(Screen):
                 ln = _BACK_LINE_3
             gfx.text(fb, ln, 2, y)
             y += 8
+        gfx.text(fb, self.hint, 2, 58)

@@ -32,10 +32,11 @@ def launch(app, g):
         elif kind == FRENZY:
             from core.frenzy import Game  # pyright: ignore[reportAssignmentType]
             if ui is None:
-                made = Game(g & 15, s[S_SCHEDULE], 1000 if s[S_ONES] else 300, app.dice)
-        if ui is None:  # a new game; the one who set it up holds the device
+                made = Game(g & 15, s[S_SCHEDULE], 1000 if s[S_ONES] else 300, app.dice,
+                            app.first % (g & 15))
+        if ui is None:  # a new game; the one who set it up (or starts it) holds it
             app.players = g & 15
-            app.holder = 0
+            app.holder = app.first % app.players
         else:
             made = Game.from_bytes(blob, app.dice)
             app.players = made.players

@@ -4,7 +4,7 @@ Loaded only while the menu is up: starting or continuing a game forgets this mod
 (its code does not keep heap while a game runs; app._go() and ui.launch start the
 game) and app.menu() imports it again. The games offered are core.games' rows.
 """
-from core.games import FEWEST, GAMES_TABLE, KIND, MOST, TITLE
+from core.games import FEWEST, FRENZY, GAMES_TABLE, KIND, MOST, SHAKEUP, TITLE
 from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
@@ -35,8 +35,37 @@ class Splash(Screen):
             gfx.die(fb, 22 + i * 22, 42, (3, 1, 6, 5)[i], DIE_L, i == 1)
 
 
+def saved(kind, b):
+    """What the saved game is, in two lines: the game and its round (Frenzy) or its
+    leader (Shake Up); whose turn it is. Read from the game's bytes at the offsets
+    of core.frenzy's and core.shakeup's to_bytes() (host_tests check they agree),
+    so the menu loads no game module. ("", "") for bytes too short."""
+    if kind == FRENZY and len(b) > 9:
+        return "FRENZY, ROUND %d" % (b[4] << 8 | b[5]), COLOURS[b[9] & 3] + "'S TURN"
+    if kind == SHAKEUP and len(b) >= 36:
+        n = b[1] if b[1] <= 4 else 4
+        if not b[3]:
+            first = "SHAKE UP, ROLL-OFF"
+        else:
+            # The most SAFE pawns (level 4 of seat s at 20 + 4 s + 3).
+            top = 0
+            for s in range(1, n):
+                if b[23 + 4 * s] > b[23 + 4 * top]:
+                    top = s
+            k = b[23 + 4 * top]
+            lead = 0
+            for s in range(n):
+                lead += b[23 + 4 * s] == k
+            first = "SHAKE UP, NO PAWN SAFE" if not k else \
+                "SHAKE UP, TIED AT %d SAFE" % k if lead > 1 else \
+                "SHAKE UP, %s LEADS: %d SAFE" % (COLOURS[top], k)
+        return first, COLOURS[b[4] & 3] + "'S TURN"
+    return "", ""
+
+
 class Menu(Screen):
-    """Main menu. Items are built on enter (Continue only with a saved game).
+    """Main menu. Items are built on enter (Continue only with a saved game, whose
+    game, round or leader and turn the top shows while the cursor is on it).
 
     A new game over a saved one asks first: `ask` holds the chosen item while the
     menu shows "REPLACE SAVED GAME?" with NO (the cursor starts there) and YES."""
@@ -49,12 +78,17 @@ class Menu(Screen):
         self.batt = ""  # battery percent, read when the menu opens
         self.ask = None
         self.yes = 0
+        self.cont = ("", "")  # saved(): the saved game in two lines
 
     def enter(self):
         app = self.app
+        app.first = 0  # a game set up here starts with RED (a rematch moves it on)
         items = []
-        if app.store.has_game():
+        self.cont = ("", "")
+        got = app.store.load_game() if app.store.has_game() else None
+        if got is not None:  # (a damaged save is set aside by the load: no CONTINUE)
             items.append("CONTINUE")
+            self.cont = saved(got[0], got[1])
         for row in GAMES_TABLE:
             items.append(row[TITLE])
         items.append("SETTINGS")
@@ -125,9 +159,14 @@ class Menu(Screen):
                     gfx.text(fb, s, x + 1, 45, 1, gfx.MEDIUM)
                 x += w + 21
             return
-        gfx.banner(fb, "POCKET DICE", 0)
-        if self.batt:
-            gfx.right(fb, self.batt, 127, 3, 0)
+        if self.items[self.cur] == "CONTINUE" and self.cont[0]:
+            # The saved game: what it is and whose turn, where the title was.
+            gfx.banner(fb, self.cont[0], 0, gfx.SMALL, 8)
+            gfx.banner(fb, self.cont[1], 8, gfx.SMALL, 7)
+        else:
+            gfx.banner(fb, "POCKET DICE", 0)
+            if self.batt:
+                gfx.right(fb, self.batt, 127, 3, 0)
         y = 17  # each item within one 8-pixel page: a cursor move sends 2 pages
         for i in range(len(self.items)):
             if i == self.cur:

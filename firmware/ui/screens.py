@@ -51,12 +51,13 @@ App services a screen may use (firmware/app.py):
                           screen for ~2.5 s (e.g. "No shake sensor: press OK to roll")
   app.sensor_missing      True when there is no working shake sensor
 
-Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass. The splash, the main
+Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass, rematch and
+end_choices (a game's end: REMATCH or MENU). The splash, the main
 menu and the setup are in ui.menu, loaded only while the menu is up.
 """
 # The event codes are hal.events' (the queue's bytes are the ui's input); the ui takes
 # only these codes from hal, which the device build inlines (no run-time import).
-from hal.events import BACK, NEXT, OK, PREV, PRESS, REPEAT  # noqa: F401 (ui modules import the keys from here)
+from hal.events import BACK, NEXT, OK, PREV, PRESS, REPEAT, SHAKE_START  # noqa: F401 (ui modules import the keys from here)
 from ui import gfx
 
 try:
@@ -102,6 +103,27 @@ class Screen:
         draw(fb) and roll() (game screens: see the module doc): one no-op serves all."""
 
     on_key = draw = roll = enter
+
+
+def rematch(app, kind):
+    """A new game of this kind with the same players and settings; the next seat
+    starts (Frenzy's first roller; Shake Up's roll-off decides, as its rules say)."""
+    app.first = (app.first + 1) % app.players
+    app.go = kind << 4 | app.players  # see app._go()
+
+
+def end_choices(fb, cur):
+    """The bar at the end of a game: REMATCH (cur 0, where the cursor starts) and
+    MENU, the one under the cursor inverted, as the games' choice bars."""
+    x = 0
+    for i in range(2):
+        s = "MENU" if i else "REMATCH"
+        if i == cur:
+            w = gfx.label(fb, s, x, 55, gfx.MEDIUM)
+        else:
+            w = gfx.width(s, gfx.MEDIUM) + 2
+            gfx.text(fb, s, x + 1, 56, 1, gfx.MEDIUM)
+        x += w + 5
 
 
 class Pass(Screen):

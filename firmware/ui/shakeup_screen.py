@@ -40,7 +40,8 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
+from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, \
+    end_choices, key, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -257,7 +258,7 @@ class ShakeUpScreen(Screen):
         if ph == PH_OVER:
             app.finish(SHAKEUP, g)
             app.play(WIN)
-            app.show(Win(app, g.winner, _say(_T_WIN)))
+            app.show(Win(app, g.winner, _say(_T_WIN), g))
             return
         if was == PH_ROLLOFF:
             self.view = ROLLOFF
@@ -300,7 +301,11 @@ class ShakeUpScreen(Screen):
         for i in range(q.n):
             k = key(buf[i])
             if k < 0:
-                continue
+                # A shake on a roll-off result goes on as OK does (the app honours
+                # shakes only at rolling moments).
+                if buf[i] & 0xF0 != SHAKE_START or not self.ack or self.view != ROLLOFF:
+                    continue
+                k = OK
             if k == BACK:
                 # Saved with this view (the dice picked to set aside), so Continue
                 # comes back to exactly this.
@@ -412,6 +417,8 @@ class ShakeUpScreen(Screen):
                     gfx.center(fb, name, 11, 1, gfx.SMALL, 1, s * cw, cw)
                 if tumbling and s == me:
                     gfx.die(fb, x + (f & 1), 20, (f * 5 + s * 3 + (f >> 2)) % 6 + 1)
+                elif not self.info and g.to_shake() >> s & 1:
+                    gfx.die(fb, x, 20, 9)  # to shake (again): "?", not the old die
                 else:
                     gfx.die(fb, x, 20, g.rolloff[s])
             y = 44
@@ -460,6 +467,12 @@ class ShakeUpScreen(Screen):
                 if len(self.choices) > 1:  # PREV/NEXT show the other choices
                     gfx.text(fb, "<", 1, y)
                     gfx.right(fb, ">", 127, y)
+            elif i == 0 and v != MOVE and v != PENALTY and \
+                    gfx.width(lines[0], gfx.MEDIUM) <= 124:
+                # The first line (what happened, or what to do) in the 5x7 font
+                # when it fits; the rest stays 3x5 (and a choice's two lines).
+                gfx.center(fb, lines[0], y, 1, gfx.MEDIUM)
+                y += 2
             else:
                 gfx.center(fb, lines[i], y)
             y += 7
@@ -468,31 +481,48 @@ class ShakeUpScreen(Screen):
 
 
 class Win(Screen):
-    """The winner's screen (NAME "win"): after a short grace time OK goes back to the
-    menu, which forgets this module with the game's. Frenzy shows its own winner."""
+    """The winner's screen (NAME "win"): the final standings (every player's SAFE
+    pawns, most first) and REMATCH or MENU; after a short grace time OK does the one
+    under the cursor (the menu forgets this module with the game's). Frenzy shows
+    its own winner."""
     NAME = "win"
 
-    def __init__(self, app, seat, line):
+    def __init__(self, app, seat, line, game=None):
         Screen.__init__(self, app)
         self.seat = seat
         self.line = line
         self.t0 = app.now
+        self.cur = 0  # REMATCH first
+        self.title = COLOURS[seat] + " WINS!"
+        rows = []
+        if game is not None:
+            for s in range(game.players):
+                rows.append((-game.count(s, 4), s != seat, s))
+            rows.sort()
+        self.rows = [(COLOURS[s], "%d SAFE" % -n) for n, _, s in rows]
 
     def on_key(self, k):
+        app = self.app
+        if k == PREV or k == NEXT:
+            self.cur ^= 1
+            app.play_select()
+            self.dirty = True
         # The grace time: a button mashed at the winning move is not lost on it.
-        if (k == OK or k == BACK) and self.app.elapsed(self.t0) >= 600:
-            self.app.menu()
+        elif (k == OK or k == BACK) and app.elapsed(self.t0) >= 600:
+            if k == OK and not self.cur:
+                rematch(app, SHAKEUP)
+            else:
+                app.menu()
 
     def draw(self, fb):
-        gfx.center(fb, COLOURS[self.seat], 2, 1, gfx.MEDIUM, 2)
-        gfx.center(fb, "WINS!", 20, 1, gfx.MEDIUM)
-        for i in range(10):
-            # Five 5x8 pawns each side: head with an eye, collar, body, base.
-            x = 8 + i * 8 + (i // 5) * 34
-            fb.fill_rect(x + 1, 20, 3, 3, 1)
-            fb.pixel(x + 2, 21, 0)
-            fb.hline(x, 23, 5, 1)
-            fb.fill_rect(x + 1, 24, 3, 2, 1)
-            fb.fill_rect(x, 26, 5, 2, 1)
-        gfx.center(fb, self.line, 34)
-        gfx.center(fb, "OK: MENU", 57)
+        gfx.banner(fb, self.title, 0)
+        y = 14
+        for i in range(len(self.rows)):
+            name, safe = self.rows[i]
+            gfx.text(fb, "1234"[i:i + 1], 2, y, 1, gfx.MEDIUM)
+            gfx.text(fb, name, 12, y, 1, gfx.MEDIUM)
+            gfx.right(fb, safe, 126, y, 1, gfx.MEDIUM)
+            y += 9
+        if not self.rows:
+            gfx.center(fb, self.line, 30)
+        end_choices(fb, self.cur)

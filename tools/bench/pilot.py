@@ -138,6 +138,7 @@ class Driver:
                 return
             if nm == "win":
                 yield from self.frames(700)
+                yield from self.tap("NEXT")  # MENU (REMATCH comes first)
                 yield from self.tap("OK")
             else:
                 yield from self.frames(300)
@@ -342,8 +343,9 @@ class Driver:
             raise Stuck("game kind %d did not end within its limit of plans" % self.kind)
         self.pos = self.n = self.count = 0
         if not (self._su_plan() if self.kind == 1 else self._fz_plan()):
-            # After the grace time OK goes back to the menu.
+            # After the grace time OK on MENU (REMATCH comes first) goes back.
             self._put("frames", 700)
+            self._put("tap", "NEXT")
             self._put("tap", "OK")
             self._put("frames", 100)
             self._put("menu")

@@ -21,6 +21,9 @@ followed by its raw bytes:
     F <width> <height> <nbytes>\\n<nbytes of MONO_VLSB>      when the panel changed
     S <screen NAME>                                        when the screen changed
     T <freq> <duty>                                        when the buzzer changed
+    D <lit 0/1> <contrast 0-255>   when the panel was switched off/on or dimmed
+    P <text>                     the screen's texts when they changed (--prompt 1 only:
+                                 read from the screen's attributes, see _prompt)
     H <free heap bytes>                                    about once a second
     C <message>                  the firmware crashed (traceback on stderr) and restarts
     Z 1 / Z 0                    deep sleep entered / woken by a button (then a boot)
@@ -58,10 +61,34 @@ def _ticks_diff(a, b):
     return a - b
 
 
+def _prompt(scr):
+    """The texts a screen shows, as one line for a front end too small to read the
+    panel's pixels: its title/banner, message lines, hint, and the item under the
+    cursor of a menu-like list. Made only with --prompt 1 (it allocates)."""
+    if scr is None:
+        return ""
+    bits = []
+    for name in ("title", "banner", "t_line1", "t_line2", "t_line3", "t_info", "hint"):
+        v = getattr(scr, name, None)
+        if isinstance(v, str) and v:
+            bits.append(v)
+    ls = getattr(scr, "lines", None)
+    if isinstance(ls, (list, tuple)):
+        for v in ls:
+            if isinstance(v, str) and v:
+                bits.append(v)
+    items = getattr(scr, "items", None)
+    cur = getattr(scr, "cur", None)
+    if isinstance(items, list) and isinstance(cur, int) and 0 <= cur < len(items) \
+            and isinstance(items[cur], str):
+        bits.append("> " + items[cur])
+    return " / ".join(bits)
+
+
 def _args(argv):
     opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
             "frame-ms": "0", "seed": "", "script": "", "budget": "0",
-            "firmware": ""}
+            "firmware": "", "prompt": "0"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -188,9 +215,12 @@ class Runner:
         self.sent_frame = False
         self.last_screen = None
         self.last_tone = (0, 0)
+        self.last_panel = (-1, -1)
         self.app = None
         self.ballast = None
         self.budget = int(opts["budget"])
+        self.prompts = opts["prompt"] == "1"
+        self.last_prompt = ""
         self.guard = None
         self.crashes = []
         self.sleeping = False
@@ -315,6 +345,16 @@ class Runner:
         if tone != self.last_tone:
             self.last_tone = tone
             self.send(b"T %d %d\n" % tone)
+        if self.prompts:
+            p = _prompt(screen)
+            if p != self.last_prompt:
+                self.last_prompt = p
+                self.send(b"P " + p.encode() + b"\n")
+        lit = getattr(oled, "lit", None)
+        panel = (1 if lit is None or lit() else 0, getattr(oled, "contrast", 255))
+        if panel != self.last_panel:
+            self.last_panel = panel
+            self.send(b"D %d %d\n" % panel)
         self.flush()
 
     def command(self, line):
