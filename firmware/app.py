@@ -18,8 +18,15 @@ rattle); SHAKE_END ends it: the screen's roll() draws the values from the RNG an
 dice land with a click. OK at a rolling moment is a short tumble then the same roll().
 Shakes at any other time are ignored.
 
-The saved game's ui bytes start with the seat holding the device (+1); the rest
+The saved game's ui bytes start with the seat holding the device (+1); with CPU seats
+that byte has bit 7 set and the seats' codes follow in one byte (2 bits each, seat 0
+lowest: 0 HUMAN, 1-3 a CPU's level; kept out of the core's Game bytes); the rest
 belongs to the game screen.
+
+CPU seats (app.cpus, a code per seat): their turns are played by ui.cpu_turn (app.cpu,
+loaded only for a game with a CPU seat, forgotten with the game), which the game screen
+asks each frame while a CPU decides. No pass screen is shown before a CPU, and one before
+a human only when two or more humans share the device.
 """
 import gc
 
@@ -84,6 +91,8 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # The screens the menu opens: forgotten on every return to the menu. A game start also
 # forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats")
+# What a game with CPU seats loads, forgotten with the game's own modules.
+_CPU_MODULES = ("ui.cpu_turn", "core.cpu_shakeup", "core.cpu_frenzy")
 
 
 def forget(names):
@@ -115,6 +124,8 @@ class App:
     settings: bytearray
     dice: "Dice"
     players: int
+    cpus: bytearray
+    cpu: "object | None"
     power: "power.Power | None"
     battery: "power_battery.Battery | None"
     _blank: "screens.Screen"
@@ -138,7 +149,10 @@ class App:
         self.settings = self.store.load_settings()
         self.store.load_stats()  # kept in the Store: a game's end then reads no file
         from core.dice import Dice
-        self.dice = Dice(source if source is not None else devices.source)
+        # The byte source: the dice's, and the CPUs' variety (the same hardware RNG on
+        # the device; never the game's dice).
+        self.source = source if source is not None else devices.source
+        self.dice = Dice(self.source)
         self.now = 0
         self.frame = 0
         self.tumbling = False
@@ -147,6 +161,8 @@ class App:
         self._rattle_next = 0
         self.holder = -1
         self.players = 0
+        self.cpus = bytearray(4)  # per seat: 0 HUMAN, 1-3 a CPU (EASY, NORMAL, HARD)
+        self.cpu = None  # ui.cpu_turn's player while a game has CPU seats
         self.notice = None
         self.notice2 = None
         self._notice_t = 0
@@ -218,23 +234,38 @@ class App:
             self.screen.dirty = True
 
     def hand_to(self, seat):
-        if seat == self.holder:
-            return False
-        if self.players <= 1:
+        cpus = self.cpus
+        if cpus[seat] or seat == self.holder:
+            return False  # a CPU plays on the device whoever holds it
+        humans = 0
+        for s in range(self.players):
+            if not cpus[s]:
+                humans += 1
+        if humans <= 1:
             self.holder = seat
             return False
         self.show(screens.Pass(self, seat, self.screen))
         return True
 
+    def seats(self):
+        """The seats' codes in one byte (2 bits each, seat 0 lowest); 0: all human."""
+        b = 0
+        for s in range(4):
+            b |= (self.cpus[s] & 3) << 2 * s
+        return b
+
     def save(self, kind, game, ui=b""):
+        b = self.seats()
+        head = bytes((self.holder + 1,)) if not b else bytes((self.holder + 1 | 0x80, b))
         try:
-            self.store.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
+            self.store.save_game(kind, game.to_bytes(), head + bytes(ui))
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
 
     def finish(self, kind, game, best_round=0, total=0):
         # The stats counted and saved, the save cleared: resident code, nothing loaded.
-        self.store.finish_game(kind, game.winner, best_round, total)
+        self.store.finish_game(kind, game.winner, best_round, total,
+                               self.cpus[:game.players] if self.seats() else None)
 
     def _go(self, g=-1):
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or
@@ -247,8 +278,13 @@ class App:
         self.screen = self._blank
         if g == _MENU:
             self.tumbling = False
+            cpu = self.cpu
+            if cpu is not None:
+                cpu.close()  # its table file
+                self.cpu = cpu = None
             for row in GAMES_TABLE:
                 forget(row[MODULES])
+            forget(_CPU_MODULES)
             forget(_MENU_SCREENS)
             gc.collect()
             from ui.menu import show_menu  # the menu level: forgotten when a game starts

@@ -211,16 +211,44 @@ def at_menu(r):
     assert r.screen == "menu", r.screen
 
 
-def setup_game(r, item, players):
-    """From the menu: choose `item` (a game), then `players` on its setup screen."""
+def setup_game(r, item, players, seats=None, press=True):
+    """From the menu: choose `item` (a game), then on its setup screen `players` and
+    each seat's code (seats: 0 HUMAN, 1-3 CPU EASY, NORMAL, HARD; None: all human),
+    by its buttons (NEXT moves over the rows, OK changes one); then START (unless
+    press is False: left on START)."""
     m = r.app.screen
     while m.items[m.cur] != item:
         r.press(NEXT)
     r.press(OK)
     assert r.screen == "setup"
-    while r.app.screen.n != players:
-        r.press(NEXT)
-    r.press(OK)
+    s = r.app.screen
+    want = bytes(players) if seats is None else bytes(seats)
+
+    def row(i):
+        while s.cur != i:
+            r.press(NEXT)
+
+    row(0)
+    while s.n != players:
+        r.press(OK)
+    for i in range(players):
+        row(1 + i)
+        for _ in range(4):
+            if s.seats[i] == want[i]:
+                break
+            r.press(OK)
+        if s.seats[i] != want[i]:  # the one human left: another seat first
+            continue
+    for i in range(players):
+        row(1 + i)
+        for _ in range(4):
+            if s.seats[i] == want[i]:
+                break
+            r.press(OK)
+        assert s.seats[i] == want[i], (i, s.seats[i], want[i])
+    row(s.start_row())
+    if press:
+        r.press(OK)
 
 
 def alloc_over(r, frames, feed=None):

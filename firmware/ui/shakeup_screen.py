@@ -40,7 +40,7 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
+from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, cpu_player, key
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -125,6 +125,7 @@ class ShakeUpScreen(Screen):
         self.cur = 0
         self.pending = 0
         self.info = bytearray(0)
+        self.by_cpu = 0  # the last decision was a CPU's: its result closes by itself
         if ui and len(ui) >= 3:
             self.view = ui[0]
             self.cur = ui[1]
@@ -222,6 +223,8 @@ class ShakeUpScreen(Screen):
         self.rolling = (v == BOARD or (v == ROLLOFF and g.phase == PH_ROLLOFF and not info)
                         or (v == DICE and pend != 15))
         self.tumble_mask = 15 & ~pend if v == DICE else 15
+        if self.app.cpus[p] and not self.ack:
+            self.rolling = False  # a CPU shakes when it is ready (ui.cpu_turn)
         self.dirty = True
 
     def roll(self, d=-1):
@@ -240,6 +243,7 @@ class ShakeUpScreen(Screen):
             app.play(NOPE)  # never reached: choices come from legal()
             return
         was = g.phase
+        self.by_cpu = app.cpus[g.player]
         g.apply(d)
         info = bytearray(0)
         for n in g.notes:
@@ -293,21 +297,32 @@ class ShakeUpScreen(Screen):
 
     # ---- input --------------------------------------------------------------------
 
+    def leave(self):
+        """BACK: to the menu, saved with this view (the dice picked to set aside), so
+        Continue comes back to exactly this."""
+        g = self.game
+        if g.phase != PH_OVER:
+            self.app.save(SHAKEUP, g, bytes((self.view, self.cur, self.pending)) + self.info)
+        self.app.menu()
+
+    def close_view(self):
+        """OK on a message: on to whatever the game asks for next."""
+        self._refresh(1)
+        self.app.hand_to(self.game.player)
+
     def update(self, q):
         buf = q.buf
         app = self.app
         g = self.game
+        if g.phase != PH_OVER and (self.by_cpu if self.ack else app.cpus[g.player]):
+            cpu_player(app).tick(self, q)  # a CPU plays (or its result shows)
+            return
         for i in range(q.n):
             k = key(buf[i])
             if k < 0:
                 continue
             if k == BACK:
-                # Saved with this view (the dice picked to set aside), so Continue
-                # comes back to exactly this.
-                if g.phase != PH_OVER:
-                    app.save(SHAKEUP, g,
-                             bytes((self.view, self.cur, self.pending)) + self.info)
-                app.menu()
+                self.leave()
                 return
             if app.screen is not self or app.tumbling:
                 return
@@ -315,11 +330,9 @@ class ShakeUpScreen(Screen):
             c = self.cur
             if self.ack:
                 if k == OK:
-                    # On to whatever the game asks for next. Not saved: closing a
-                    # message is no decision (one flash write per decision); after a
-                    # power cut the message simply shows again.
-                    self._refresh(1)
-                    app.hand_to(g.player)
+                    # Not saved: closing a message is no decision (one flash write
+                    # per decision); after a power cut the message simply shows again.
+                    self.close_view()
             elif v == ROLLOFF or v == BOARD:
                 if k == OK:
                     app.start_roll()
