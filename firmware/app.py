@@ -247,6 +247,16 @@ class App:
         self.show(screens.Pass(self, seat, self.screen))
         return True
 
+    def cpu_turn(self, scr, q):
+        """A CPU plays this frame on game screen scr (which asks while a CPU decides):
+        ui.cpu_turn's player, loaded at a game's first CPU turn (a game without CPU
+        seats never loads it) and forgotten with the game."""
+        cpu = self.cpu
+        if cpu is None:
+            from ui.cpu_turn import CpuTurn
+            cpu = self.cpu = CpuTurn(self)
+        cpu.tick(scr, q)
+
     def seats(self):
         """The seats' codes in one byte (2 bits each, seat 0 lowest); 0: all human."""
         b = 0

@@ -93,7 +93,7 @@ def have_sim():
 
 
 class Rig:
-    def __init__(self, name, seed=1, sim=None, fs=None):
+    def __init__(self, name, seed=1, sim=None, fs=None, board="sim"):
         from app import App
         from core.seeded import Seeded
         self.root = fs if fs is not None else tmpdir(name)
@@ -101,7 +101,7 @@ class Rig:
         if self.sim:
             import machine
             self.SIM = machine.SIM
-            board = _board("sim")
+            board = _board(board)
             if hasattr(self.SIM, "configure"):
                 self.SIM.configure(board)
             self.app = App(board, self.root, source=Seeded(seed))
@@ -130,6 +130,13 @@ class Rig:
             self.step(1)
             self.dev.pending.append(0x20 | b)
             self.step(frames)
+
+    def long_ok(self):
+        """Hold OK past the long press (BACK on a 3-button board), then let go."""
+        self.SIM.press("OK")
+        self.wait(800)
+        self.SIM.release("OK")
+        self.step(2)
 
     def shake(self, ms=400):
         """Shake like a player: until the dice rattle (the detector needs ~1/4 s, and
@@ -249,6 +256,14 @@ def setup_game(r, item, players, seats=None, press=True):
     row(s.start_row())
     if press:
         r.press(OK)
+
+
+def humans_only(app):
+    """Every game's setup offered as all human (the first time it is you against a
+    CPU): for the tests that mash or press through the setup as before the CPUs."""
+    from store import S_SETUP
+    for k in range(2):
+        app.settings[S_SETUP + 2 * k + 1] = 0
 
 
 def alloc_over(r, frames, feed=None):

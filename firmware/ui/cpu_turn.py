@@ -1,7 +1,7 @@
 """CPU players on screen: a CPU seat's turn, played through the game screen.
 
-Loaded only for a game with a CPU seat (ui.screens.cpu_player() makes the one CpuTurn,
-kept as app.cpu) and forgotten with the game. While a CPU decides, the game screen
+Loaded only for a game with a CPU seat (app.cpu_turn() makes the one CpuTurn, kept as
+app.cpu) and forgotten with the game. While a CPU decides, the game screen
 hands each frame's events to `tick(scr, q)` instead of acting on them itself.
 
 A turn is shown as a person would play it, one visible step at a time: the CPU thinks

@@ -38,7 +38,7 @@ from core.frenzy_score import COMMON_BIT
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, cpu_player, key
+from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, key
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -183,7 +183,7 @@ class FrenzyScreen(Screen):
         if g.phase != PH_OVER and (
                 self.by_cpu and (v == V_FARKLE or v == V_NOTICE) if v != V_PLAY
                 else app.cpus[g.player]):
-            cpu_player(app).tick(self, q)  # a CPU plays (or its Farkle shows)
+            app.cpu_turn(self, q)  # a CPU plays (or its Farkle shows)
             return
         for i in range(q.n):
             k = key(buf[i])

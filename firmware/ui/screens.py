@@ -104,16 +104,6 @@ class Screen:
     on_key = draw = roll = enter
 
 
-def cpu_player(app):
-    """The CPU seats' player (ui.cpu_turn.CpuTurn, app.cpu), loaded at the first CPU
-    turn of a game: a game without CPU seats never loads it."""
-    cpu = app.cpu
-    if cpu is None:
-        from ui.cpu_turn import CpuTurn
-        cpu = app.cpu = CpuTurn(app)
-    return cpu
-
-
 class Pass(Screen):
     """'Pass to GREEN' between players: OK returns to the game screen (back), BACK
     goes to the menu (the game stays saved)."""

@@ -40,7 +40,7 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, cpu_player, key
+from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -315,7 +315,7 @@ class ShakeUpScreen(Screen):
         app = self.app
         g = self.game
         if g.phase != PH_OVER and (self.by_cpu if self.ack else app.cpus[g.player]):
-            cpu_player(app).tick(self, q)  # a CPU plays (or its result shows)
+            app.cpu_turn(self, q)  # a CPU plays (or its result shows)
             return
         for i in range(q.n):
             k = key(buf[i])
