@@ -233,7 +233,9 @@ class App:
             self._tumble_t0 = self._rattle_next = self.now
             self.screen.dirty = True
 
-    def hand_to(self, seat):
+    def passes(self, seat):
+        """Would hand_to(seat) show the pass screen? Only to a human seat that does not
+        hold the device, when two or more humans share it."""
         cpus = self.cpus
         if cpus[seat] or seat == self.holder:
             return False  # a CPU plays on the device whoever holds it
@@ -241,10 +243,16 @@ class App:
         for s in range(self.players):
             if not cpus[s]:
                 humans += 1
-        if humans <= 1:
-            self.holder = seat
+        return humans > 1
+
+    def hand_to(self, seat, note=None):
+        """The device goes to seat: the pass screen when passes(seat) (note: lines it
+        shows, what just happened), else the human seat simply holds it."""
+        if not self.passes(seat):
+            if not self.cpus[seat]:
+                self.holder = seat
             return False
-        self.show(screens.Pass(self, seat, self.screen))
+        self.show(screens.Pass(self, seat, self.screen, note))
         return True
 
     def cpu_turn(self, scr, q):

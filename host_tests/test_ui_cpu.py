@@ -409,3 +409,62 @@ def test_three_button_board_sets_up_and_leaves_a_cpu_turn():
     assert r.app.cpus[s.game.player] and s.view == ss.ROLLOFF
     r.long_ok()  # BACK on this board, in the middle of the CPU's turn
     assert r.screen == "menu" and r.app.store.has_game()
+
+
+def test_a_plain_move_hands_over_with_one_press():
+    # Two humans; RED starts (roll-off 6 against 1) and shakes three 1s: a MOVE, and
+    # with every pawn on level 1 only one level can move. After STOP the move is made
+    # and told on the pass screen: one press (was: result, move, notice, pass: four).
+    r = ui_rig.scripted("cpu_handover", ui_rig.faces(6, 1, 1, 1, 1, 2))
+    ui_rig.at_menu(r)
+    ui_rig.setup_game(r, "SHAKE UP", 2, (0, 0))
+    for _ in range(20):  # the roll-off, by OK presses
+        s = r.app.screen
+        if s.NAME == "shakeup" and s.view == ss.BOARD:
+            break
+        r.press(OK)
+        r.wait(600)
+    s = r.app.screen
+    assert s.view == ss.BOARD and s.game.player == 0 and r.app.holder == 0
+    r.press(OK)
+    r.wait(600)
+    assert s.view == ss.DICE and sorted(s.game.dice) == [1, 1, 1, 2]
+    while s.cur != 5:
+        r.press(NEXT)
+    r.press(OK)  # STOP: the turn's last decision
+    p = r.app.screen
+    assert p.NAME == "pass" and p.seat == 1, p.NAME
+    assert p.note and p.note[0] == "RED: MOVE" and "RED UP FROM LEVEL 1" in p.note, p.note
+    assert s.game.count(0, 2) == 1  # the move is made
+    compare("su_pass_note", r.frame())
+    r.press(OK)  # the one press
+    assert r.app.screen is s and s.view == ss.BOARD and s.game.player == 1
+    assert r.app.holder == 1
+
+
+def test_stats_and_how_to_play_tell_of_the_cpus():
+    r = ui_rig.Rig("cpu_stats")
+    r.wait(1500)
+    st = r.app.store.load_stats()
+    store.record_game(st, games.FRENZY, 0, cpus=b"\x00\x02")  # a human beat NORMAL
+    store.record_game(st, games.FRENZY, 1, cpus=b"\x00\x02")
+    store.record_game(st, games.SHAKEUP, 2, cpus=b"\x01\x00\x03")
+    r.app.store.save_stats(st)
+    ui_rig.to_item(r, "STATS")
+    r.press(OK)
+    s = r.app.screen
+    assert s.NAME == "stats" and s.lines[2] == "FRENZY: 0 GAMES", s.lines
+    assert s.cpu_lines == ["SHAKE UP", "EASY: WON 0 OF 0", "NORMAL: WON 0 OF 0",
+                           "HARD: WON 0 OF 1", "FRENZY", "EASY: WON 0 OF 0",
+                           "NORMAL: WON 1 OF 2", "HARD: WON 0 OF 0"], s.cpu_lines
+    r.press(NEXT)
+    assert s.page == 1
+    compare("stats_cpu", r.frame())
+    r.press(OK)
+    assert r.screen == "menu"
+    from ui import howto
+    titles = [p[0] for p in howto.PAGES]
+    assert "CPU PLAYERS" in titles
+    text = " ".join(howto.PAGES[titles.index("CPU PLAYERS")][1])
+    for want in ("EASY", "NORMAL", "HARD", "OK HURRIES"):
+        assert want in text, want

@@ -200,8 +200,9 @@ class CpuTurn:
 
     def _frenzy(self, scr):
         from core.dice import TWOX, WILD
-        from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, \
-            ROLL, STOP, TAKE
+        from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, TAKE
+        from core.frenzy import ROLL as FZ_ROLL
+        from core.frenzy import STOP as FZ_STOP
         from core.frenzy_score import COMMON_BIT
         from ui.frenzy_screen import IT_COMMON, IT_ROLL, IT_STOP, IT_TAKE, V_PLAY
         app = self.app
@@ -255,12 +256,12 @@ class CpuTurn:
             scr.decide(d)
             return
         if ph == PH_DECIDE:
-            if kind == STOP:
+            if kind == FZ_STOP:
                 _to_item(scr, IT_STOP)
                 r = g.running(g.player) * (2 if g.common == TWOX else 1)
                 self._say("STOPS WITH %d" % r)
                 yield _READ_MS
-                scr.decide(STOP)
+                scr.decide(FZ_STOP)
                 return
             _to_item(scr, IT_ROLL)
             n = g.to_roll()
@@ -270,7 +271,7 @@ class CpuTurn:
                 scr.rolling = True
                 app.start_roll()
             else:
-                scr.decide(ROLL)  # Lockstep: its next roll comes in turn
+                scr.decide(FZ_ROLL)  # Lockstep: its next roll comes in turn
             return
         scr.decide(d)  # (never reached: every phase is above)
 

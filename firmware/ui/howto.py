@@ -67,6 +67,13 @@ PAGES = (
         "YOUR FIRST SCORE NEEDS",
         "400 IN ONE ROUND.",
         "ODDS: RISK OF A FARKLE.")),
+    ("CPU PLAYERS", (
+        "IN A GAME SETUP ANY SEAT",
+        "CAN BE A CPU: EASY, NORMAL",
+        "OR HARD. IT PLAYS HERE ON",
+        "THE SCREEN: OK HURRIES IT.",
+        "IT SEES ONLY WHAT YOU",
+        "WOULD SEE IN ITS SEAT.")),
     ("CONTROLS", (
         "< >  MOVE      OK  CHOOSE",
         "SHAKE THE DEVICE TO ROLL",

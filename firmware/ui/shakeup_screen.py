@@ -243,19 +243,29 @@ class ShakeUpScreen(Screen):
             app.play(NOPE)  # never reached: choices come from legal()
             return
         was = g.phase
-        self.by_cpu = app.cpus[g.player]
+        actor = g.player
+        self.by_cpu = app.cpus[actor]
         g.apply(d)
-        info = bytearray(0)
-        for n in g.notes:
-            if n[0] in _NOTES:
-                c = _NOTES.index(n[0]) + 1
-                a = n[1]
-                if len(n) > 2:
-                    a = a << (3 if c == _I_RO else 2) | n[2]
-                if len(n) > 3:
-                    a = a << 2 | n[3]
-                info += bytes((c, a))
         kind = d & 0xF00
+        info = bytearray(0)
+        while True:
+            for n in g.notes:
+                if n[0] in _NOTES:
+                    c = _NOTES.index(n[0]) + 1
+                    a = n[1]
+                    if len(n) > 2:
+                        a = a << (3 if c == _I_RO else 2) | n[2]
+                    if len(n) > 3:
+                        a = a << 2 | n[3]
+                    info += bytes((c, a))
+            if g.phase != PH_MOVING or (kind != D_ROLL and kind != D_STOP):
+                break
+            d = g.legal()
+            if len(d) != 1:
+                break
+            # One level can move up: no choice to ask for. Made, and said in the result.
+            g.apply(d[0])
+            d = D_UP
         ph = g.phase
         follow = 0
         if ph == PH_OVER:
@@ -292,8 +302,20 @@ class ShakeUpScreen(Screen):
                 snd = BANK
         if snd is not None:
             app.play(snd)
+        note = None
+        if not follow and ph == PH_SHAKE and g.player != actor and app.passes(g.player):
+            # The turn is over and the device goes to another human: what happened is
+            # told on the pass screen, so one press hands over (the result is no
+            # choice to wait for).
+            self._refresh(0)
+            note = self.lines
+            if self.banner:
+                note = [COLOURS[actor] + ": " + self.banner] + note
+            follow = 1
         self._refresh(follow)
         app.save(SHAKEUP, g, bytes((self.view, self.cur, self.pending)) + self.info)
+        if note is not None:
+            app.hand_to(g.player, note)
 
     # ---- input --------------------------------------------------------------------
 

@@ -1,7 +1,13 @@
-"""Stats screen: games played, wins per colour, best Frenzy round and total."""
+"""Stats screen: games played, wins per colour, best Frenzy round and total (games of
+humans only), then a page of the games against CPUs: per game and level (the
+strongest CPU in the game), how many a human won. NEXT/PREV turn the page, OK turns
+it or (on the last) leaves, BACK leaves."""
 from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_WINS, ST_SU_GAMES, ST_SU_WINS
+from store import ST_CPU
 from ui import gfx
-from ui.screens import BACK, INITIALS, OK, Screen
+from ui.screens import BACK, INITIALS, NEXT, OK, PREV, Screen
+
+_LEVELS = ("EASY", "NORMAL", "HARD")
 
 
 def _stat(ba, i):
@@ -21,6 +27,7 @@ class Stats(Screen):
     def __init__(self, app):
         Screen.__init__(self, app)
         st = app.store.load_stats()
+        self.page = 0
         self.lines = (
             _games("SHAKE UP", _stat(st, ST_SU_GAMES)),
             self._wins(st, ST_SU_WINS),
@@ -29,16 +36,40 @@ class Stats(Screen):
             "BEST ROUND %d" % _stat(st, ST_FF_BEST),
             "BEST TOTAL %d" % _stat(st, ST_FF_HIGH),
         )
+        cpu = []
+        for k in range(2):
+            cpu.append("SHAKE UP" if k == 0 else "FRENZY")
+            for lv in range(3):
+                i = ST_CPU + k * 6 + lv * 2
+                cpu.append("%s: WON %d OF %d" % (_LEVELS[lv], _stat(st, i + 1), _stat(st, i)))
+        self.cpu_lines = cpu
 
     def _wins(self, st, base):
         return "WINS " + " ".join("%s %d" % (INITIALS[s], _stat(st, base + s)) for s in range(4))
 
     def on_key(self, k):
-        if k == OK or k == BACK:
+        if k == BACK or (k == OK and self.page):
             self.app.menu()
+            return
+        if k == OK or k == NEXT:
+            self.page = 1
+        elif k == PREV:
+            self.page = 0
+        else:
+            return
+        self.app.play_select()
+        self.dirty = True
 
     def draw(self, fb):
-        gfx.banner(fb, "STATS", 0, gfx.SMALL)
+        if self.page:
+            gfx.banner(fb, "AGAINST CPUS  2/2", 0, gfx.SMALL)
+            y = 9
+            for i in range(len(self.cpu_lines)):
+                head = i % 4 == 0
+                gfx.text(fb, self.cpu_lines[i], 2 if head else 10, y)
+                y += 7 if i != 3 else 8
+            return
+        gfx.banner(fb, "STATS: PLAYERS ONLY  1/2", 0, gfx.SMALL)
         y = 12
         for i in range(len(self.lines)):
             if i == 2 or i == 4:
