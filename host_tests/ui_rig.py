@@ -238,21 +238,14 @@ def setup_game(r, item, players, seats=None, press=True):
     row(0)
     while s.n != players:
         r.press(OK)
-    for i in range(players):
-        row(1 + i)
-        for _ in range(4):
-            if s.seats[i] == want[i]:
-                break
-            r.press(OK)
-        if s.seats[i] != want[i]:  # the one human left: another seat first
-            continue
-    for i in range(players):
-        row(1 + i)
-        for _ in range(4):
-            if s.seats[i] == want[i]:
-                break
-            r.press(OK)
-        assert s.seats[i] == want[i], (i, s.seats[i], want[i])
+    for _ in range(2):  # twice: the one human left stays so until another seat is
+        for i in range(players):
+            row(1 + i)
+            for _ in range(4):
+                if s.seats[i] == want[i]:
+                    break
+                r.press(OK)
+    assert bytes(s.seats[:players]) == want[:players], (bytes(s.seats), want)
     row(s.start_row())
     if press:
         r.press(OK)

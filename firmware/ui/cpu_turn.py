@@ -93,7 +93,7 @@ class CpuTurn:
 
     def _think(self, g):
         """The CPU's decision for g.player, one step per frame: yields 0 (think on in
-        the next frame) and finally the decision (> 0)."""
+        the next frame), returns the decision (`d = yield from self._think(g)`)."""
         app = self.app
         skill = app.cpus[g.player] - 1
         mod = self.mod
@@ -105,8 +105,7 @@ class CpuTurn:
             self.mod = mod
         think = getattr(mod, "think", None)
         if think is None:  # a module with choose() only: one step
-            yield mod.choose(g, skill, rng=app.source)
-            return
+            return mod.choose(g, skill, rng=app.source)
         if skill == 2 and self.table is None:
             opener = getattr(mod, "open_table", None)
             if opener is not None:
@@ -114,14 +113,17 @@ class CpuTurn:
             elif self.scr.KIND == SHAKEUP:
                 self.table = open(_path(mod, _TABLE), "rb")
         for d in think(g, skill, rng=app.source, table=self.table):
-            if d is None:
-                yield 0
-            else:
-                yield d
-                return
+            if d is not None:
+                return d
+            yield 0
+        raise ValueError("the CPU made no decision")
 
-    def _say(self, line):
+    def _shake(self, scr, line):
+        """Say what it rolls, then shake: the tumble and the dice as a human's."""
         self.app.say(line)
+        yield _READ_MS
+        scr.rolling = True
+        self.app.start_roll()
 
     # ---- Shake Up --------------------------------------------------------------------
 
@@ -137,15 +139,9 @@ class CpuTurn:
             return
         v = scr.view
         if v == ROLLOFF or v == BOARD:
-            self._say("ROLLS ONE DIE" if v == ROLLOFF else "ROLLS 4 DICE")
-            yield _READ_MS
-            scr.rolling = True
-            app.start_roll()
+            yield from self._shake(scr, "ROLLS ONE DIE" if v == ROLLOFF else _rolls(4))
             return
-        d = 0
-        for d in self._think(g):
-            if not d:
-                yield 0
+        d = yield from self._think(g)
         kind = d & 0xF00
         if v == DICE and g.phase == CHOOSE:
             scr.pending = p = g.held
@@ -160,18 +156,17 @@ class CpuTurn:
                         yield _PICK_MS
             if kind == STOP:
                 scr.cur = 5
-                self._say("STOPS WITH " + ("NOTHING", "A PAIR", "A MOVE", "BIG!")[
+                app.say("STOPS WITH " + ("NOTHING", "A PAIR", "A MOVE", "BIG!")[
                     classify(g.dice)])
             else:
-                self._say(_keeps(g.dice, p) if p else "ROLLS 4 DICE")
+                app.say(_keeps(g.dice, p) if p else "ROLLS 4 DICE")
             scr.dirty = True
             yield _READ_MS
             if kind == STOP:
                 scr.roll(STOP)
             else:
                 if p:
-                    n = 4 - _bits(p)
-                    self._say("ROLLS %d DICE" % n if n > 1 else "ROLLS 1 DIE")
+                    app.say(_rolls(4 - _bits(p)))
                 scr.cur = 4
                 scr.rolling = True
                 app.start_roll()
@@ -192,7 +187,7 @@ class CpuTurn:
                 t = "TAKES ANOTHER TURN"
             else:
                 t = ""
-            self._say(t)
+            app.say(t)
             yield _READ_MS
             scr.roll(d)
 
@@ -214,17 +209,10 @@ class CpuTurn:
             return
         ph = g.phase
         if ph == PH_COMMON or ph == PH_ROLL:
-            n = g.to_roll()
-            self._say("ROLLS THE COMMON DIE" if ph == PH_COMMON else (
-                "ROLLS %d DICE" % n if n > 1 else "ROLLS 1 DIE"))
-            yield _READ_MS
-            scr.rolling = True
-            app.start_roll()
+            yield from self._shake(scr, "ROLLS THE COMMON DIE" if ph == PH_COMMON
+                                   else _rolls(g.to_roll()))
             return
-        d = 0
-        for d in self._think(g):
-            if not d:
-                yield 0
+        d = yield from self._think(g)
         kind = d & 0xF00
         if ph == PH_WILD:
             v = d & 0xFF
@@ -233,7 +221,7 @@ class CpuTurn:
                 scr.dirty = True
                 app.play(SELECT)
                 yield _PICK_MS // 2
-            self._say("DECLARES WILD AS %d" % v)
+            app.say("DECLARES WILD AS %d" % v)
             yield _READ_MS
             scr.decide(d)
             return
@@ -250,7 +238,7 @@ class CpuTurn:
                     yield _PICK_MS
             _to_item(scr, IT_TAKE)
             c = g.common
-            self._say(_keeps(g.rolled, m, g.nrolled, (g.wild if c == WILD else c)
+            app.say(_keeps(g.rolled, m, g.nrolled, (g.wild if c == WILD else c)
                              if m & COMMON_BIT else 0))
             yield _READ_MS
             scr.decide(d)
@@ -259,13 +247,12 @@ class CpuTurn:
             if kind == FZ_STOP:
                 _to_item(scr, IT_STOP)
                 r = g.running(g.player) * (2 if g.common == TWOX else 1)
-                self._say("STOPS WITH %d" % r)
+                app.say("STOPS WITH %d" % r)
                 yield _READ_MS
                 scr.decide(FZ_STOP)
                 return
             _to_item(scr, IT_ROLL)
-            n = g.to_roll()
-            self._say("ROLLS %d DICE" % n if n > 1 else "ROLLS 1 DIE")
+            app.say(_rolls(g.to_roll()))
             yield _READ_MS
             if scr.roll_on:
                 scr.rolling = True
@@ -283,6 +270,10 @@ def _to_item(scr, it):
         if items[i] == it:
             scr.cur = i
     scr.dirty = True
+
+
+def _rolls(n):
+    return "ROLLS %d DICE" % n if n > 1 else "ROLLS 1 DIE"
 
 
 def _bits(m):
