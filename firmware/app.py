@@ -80,6 +80,7 @@ if _TYPES:
     from hal.display import Display
     from hal.events import Queue
     from hal.shake import Shaker
+    from ui.cpu_turn import CpuTurn
 
 FRAME_MS = const(33)
 _TUMBLE_MS = const(450)      # the tumble after OK
@@ -125,7 +126,7 @@ class App:
     dice: "Dice"
     players: int
     cpus: bytearray
-    cpu: "object | None"
+    cpu: "CpuTurn | None"
     power: "power.Power | None"
     battery: "power_battery.Battery | None"
     _blank: "screens.Screen"

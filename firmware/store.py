@@ -141,7 +141,7 @@ def record_game(ba, kind, winner, best_round=0, total=0, cpus=None):
     game against the strongest CPU's level, and whether a human won."""
     g = game(kind)
     lv = cpu_level(cpus)
-    if lv:
+    if lv and cpus is not None:
         i = ST_CPU + (kind - 1) * 6 + (lv - 1) * 2
         stat_set(ba, i, stat(ba, i) + 1)
         if 0 <= winner < len(cpus) and not cpus[winner]:

@@ -91,32 +91,38 @@ class CpuTurn:
 
     # ---- thinking --------------------------------------------------------------------
 
-    def _think(self, g):
+    def _think(self, scr):
         """The CPU's decision for g.player, one step per frame: yields 0 (think on in
-        the next frame), returns the decision (`d = yield from self._think(g)`)."""
+        the next frame), returns the decision (`d = yield from self._think(scr)`)."""
         app = self.app
+        g = scr.game
+        kind = scr.KIND
         skill = app.cpus[g.player] - 1
         mod = self.mod
         if mod is None:
-            if self.scr.KIND == SHAKEUP:
+            if kind == SHAKEUP:
                 import core.cpu_shakeup as mod
             else:
                 import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
             self.mod = mod
         think = getattr(mod, "think", None)
+        d = None
         if think is None:  # a module with choose() only: one step
-            return mod.choose(g, skill, rng=app.source)
+            d = mod.choose(g, skill, rng=app.source)
         if skill == 2 and self.table is None:
             opener = getattr(mod, "open_table", None)
             if opener is not None:
                 self.table = opener()
-            elif self.scr.KIND == SHAKEUP:
+            elif kind == SHAKEUP:
                 self.table = open(_path(mod, _TABLE), "rb")
-        for d in think(g, skill, rng=app.source, table=self.table):
-            if d is not None:
-                return d
-            yield 0
-        raise ValueError("the CPU made no decision")
+        if think is not None:
+            for d in think(g, skill, rng=app.source, table=self.table):
+                if d is not None:
+                    break
+                yield 0
+        if d is None:
+            raise ValueError("the CPU made no decision")
+        return d
 
     def _shake(self, scr, line):
         """Say what it rolls, then shake: the tumble and the dice as a human's."""
@@ -141,7 +147,7 @@ class CpuTurn:
         if v == ROLLOFF or v == BOARD:
             yield from self._shake(scr, "ROLLS ONE DIE" if v == ROLLOFF else _rolls(4))
             return
-        d = yield from self._think(g)
+        d = yield from self._think(scr)
         kind = d & 0xF00
         if v == DICE and g.phase == CHOOSE:
             scr.pending = p = g.held
@@ -212,7 +218,7 @@ class CpuTurn:
             yield from self._shake(scr, "ROLLS THE COMMON DIE" if ph == PH_COMMON
                                    else _rolls(g.to_roll()))
             return
-        d = yield from self._think(g)
+        d = yield from self._think(scr)
         kind = d & 0xF00
         if ph == PH_WILD:
             v = d & 0xFF
