@@ -266,15 +266,11 @@ class App:
             cpu = self.cpu = CpuTurn(self)
         cpu.tick(scr, q)
 
-    def seats(self):
-        """The seats' codes in one byte (2 bits each, seat 0 lowest); 0: all human."""
-        b = 0
-        for s in range(4):
-            b |= (self.cpus[s] & 3) << 2 * s
-        return b
-
     def save(self, kind, game, ui=b""):
-        b = self.seats()
+        b = 0  # the seats' codes in one byte (2 bits each, seat 0 lowest); 0: all human
+        c = self.cpus
+        for s in range(4):
+            b |= c[s] << 2 * s
         head = bytes((self.holder + 1,)) if not b else bytes((self.holder + 1 | 0x80, b))
         try:
             self.store.save_game(kind, game.to_bytes(), head + bytes(ui))
@@ -283,8 +279,7 @@ class App:
 
     def finish(self, kind, game, best_round=0, total=0):
         # The stats counted and saved, the save cleared: resident code, nothing loaded.
-        self.store.finish_game(kind, game.winner, best_round, total,
-                               self.cpus[:game.players] if self.seats() else None)
+        self.store.finish_game(kind, game.winner, best_round, total, self.cpus)
 
     def _go(self, g=-1):
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or

@@ -124,23 +124,14 @@ def stat_set(ba, i, v):
     ba[i * 4:i * 4 + 4] = max(0, min(v, 0x7FFFFFFF)).to_bytes(4, "little")
 
 
-def cpu_level(cpus):
-    """The strongest CPU level (1-3) among the seats' codes (0 HUMAN), 0 if none."""
-    lv = 0
-    if cpus:
-        for c in cpus:
-            if c > lv:
-                lv = c
-    return lv
-
-
 def record_game(ba, kind, winner, best_round=0, total=0, cpus=None):
     """Count a finished game in the stats bytearray ba (the caller saves it): one more
     game, a win for the winner's seat (0-3), and the bests the game keeps. With CPUs
-    (cpus: each seat's code, 0 HUMAN, 1-3 a CPU's level) it counts apart: one more
-    game against the strongest CPU's level, and whether a human won."""
+    (cpus: each seat's code, 0 HUMAN, 1-3 a CPU's level; the seats past the game's
+    are 0) it counts apart: one more game against the strongest CPU's level, and
+    whether a human won."""
     g = game(kind)
-    lv = cpu_level(cpus)
+    lv = max(cpus) if cpus else 0
     if lv and cpus is not None:
         i = ST_CPU + (kind - 1) * 6 + (lv - 1) * 2
         stat_set(ba, i, stat(ba, i) + 1)

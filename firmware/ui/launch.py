@@ -48,12 +48,9 @@ def launch(app, g):
                 ui = ui[1:]
             app.holder = (h & 0x7F) - 1
             ui = ui[1:] if ui else b""
-        humans = 0
         for i in range(4):
             cpus[i] = seats >> 2 * i & 3 if i < n else 0
-            if i < n and not cpus[i]:
-                humans += 1
-        if not humans:
+        if min(cpus[:n]):
             raise ValueError("no human player")
         if app.holder >= 0 and cpus[app.holder]:
             app.holder = -1  # a CPU never holds the device
