@@ -93,7 +93,7 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats")
 # What a game with CPU seats loads, forgotten with the game's own modules.
-_CPU_MODULES = ("ui.cpu_turn", "core.cpu_shakeup", "core.cpu_frenzy")
+_CPU_MODULES = ("ui.cpu_turn", "core.cpu_shakeup", "core.cpu_frenzy", "core.data")
 
 
 def forget(names):

@@ -49,6 +49,7 @@ class CpuTurn:
         self.show = None  # the step-by-step show of the decision under way
         self.due = app.now
         self.table = None  # the opened table file (HARD), while the game lasts
+        self.missing = False  # the table file is missing: HARD plays as NORMAL
         self.mod = None
 
     def close(self):
@@ -109,12 +110,21 @@ class CpuTurn:
         d = None
         if think is None:  # a module with choose() only: one step
             d = mod.choose(g, skill, rng=app.source)
-        if skill == 2 and self.table is None:
+        if skill == 2 and self.table is None and not self.missing:
             opener = getattr(mod, "open_table", None)
-            if opener is not None:
-                self.table = opener()
-            elif kind == SHAKEUP:
-                self.table = open(_path(mod, _TABLE), "rb")
+            try:
+                if opener is not None:
+                    self.table = opener()  # None when the file is missing
+                elif kind == SHAKEUP:
+                    self.table = open(_path(mod, _TABLE), "rb")
+            except OSError:
+                pass
+            if self.table is None:
+                self.missing = True  # not looked for again
+                if think is not None:
+                    app.say("NO HARD TABLE:", "HARD PLAYS AS NORMAL")
+        if skill == 2 and self.table is None:
+            skill = 1  # HARD needs its table
         if think is not None:
             for d in think(g, skill, rng=app.source, table=self.table):
                 if d is not None:
