@@ -18,8 +18,15 @@ rattle); SHAKE_END ends it: the screen's roll() draws the values from the RNG an
 dice land with a click. OK at a rolling moment is a short tumble then the same roll().
 Shakes at any other time are ignored.
 
-The saved game's ui bytes start with the seat holding the device (+1); the rest
+The saved game's ui bytes start with the seat holding the device (+1); with CPU seats
+that byte has bit 7 set and the seats' codes follow in one byte (2 bits each, seat 0
+lowest: 0 HUMAN, 1-3 a CPU's level; kept out of the core's Game bytes); the rest
 belongs to the game screen.
+
+CPU seats (app.cpus, a code per seat): their turns are played by ui.cpu_turn (app.cpu,
+loaded only for a game with a CPU seat, forgotten with the game), which the game screen
+asks each frame while a CPU decides. No pass screen is shown before a CPU, and one before
+a human only when two or more humans share the device.
 """
 import gc
 
@@ -73,6 +80,7 @@ if _TYPES:
     from hal.display import Display
     from hal.events import Queue
     from hal.shake import Shaker
+    from ui.cpu_turn import CpuTurn
 
 FRAME_MS = const(33)
 _TUMBLE_MS = const(450)      # the tumble after OK
@@ -84,6 +92,8 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # The screens the menu opens: forgotten on every return to the menu. A game start also
 # forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room")
+# What a game with CPU seats loads, forgotten with the game's own modules.
+_CPU_MODULES = ("ui.cpu_turn", "core.cpu_shakeup", "core.cpu_frenzy", "core.data")
 
 
 def forget(names):
@@ -115,6 +125,8 @@ class App:
     settings: bytearray
     dice: "Dice"
     players: int
+    cpus: bytearray
+    cpu: "CpuTurn | None"
     power: "power.Power | None"
     battery: "power_battery.Battery | None"
     _blank: "screens.Screen"
@@ -140,7 +152,10 @@ class App:
         self.settings = self.store.load_settings()
         self.store.load_stats()  # kept in the Store: a game's end then reads no file
         from core.dice import Dice
-        self.dice = Dice(source if source is not None else devices.source)
+        # The byte source: the dice's, and the CPUs' variety (the same hardware RNG on
+        # the device; never the game's dice).
+        self.source = source if source is not None else devices.source
+        self.dice = Dice(self.source)
         self.now = 0
         self.frame = 0
         self.tumbling = False
@@ -150,6 +165,8 @@ class App:
         self.holder = -1
         self.players = 0
         self.first = 0  # the seat that starts a new game (a rematch: the next one)
+        self.cpus = bytearray(4)  # per seat: 0 HUMAN, 1-3 a CPU (EASY, NORMAL, HARD)
+        self.cpu = None  # ui.cpu_turn's player while a game has CPU seats
         self.notice = None
         self.notice2 = None
         self._notice_t = 0
@@ -221,20 +238,48 @@ class App:
             self._tumble_t0 = self._rattle_next = self.now
             self.screen.dirty = True
 
-    def hand_to(self, seat):
-        if seat == self.holder:
+    def passes(self, seat):
+        """Would hand_to(seat) show the pass screen? Only to a human seat that does not
+        hold the device, when two or more humans share it."""
+        cpus = self.cpus
+        if cpus[seat] or seat == self.holder:
+            return False  # a CPU plays on the device whoever holds it
+        humans = 0
+        for s in range(self.players):
+            if not cpus[s]:
+                humans += 1
+        return humans > 1
+
+    def hand_to(self, seat, note=None):
+        """The device goes to seat: the pass screen when passes(seat) (note: lines it
+        shows, what just happened), else the human seat simply holds it."""
+        if not self.passes(seat):
+            if not self.cpus[seat]:
+                self.holder = seat
             return False
-        if self.players <= 1:
-            self.holder = seat
-            return False
-        self.show(screens.Pass(self, seat, self.screen))
+        self.show(screens.Pass(self, seat, self.screen, note))
         return True
 
+    def cpu_turn(self, scr, q):
+        """A CPU plays this frame on game screen scr (which asks while a CPU decides):
+        ui.cpu_turn's player, loaded at a game's first CPU turn (a game without CPU
+        seats never loads it) and forgotten with the game."""
+        cpu = self.cpu
+        if cpu is None:
+            from ui.cpu_turn import CpuTurn
+            cpu = self.cpu = CpuTurn(self)
+        cpu.tick(scr, q)
+
     def save(self, kind, game, ui=b""):
+        b = 0  # the seats' codes in one byte (2 bits each, seat 0 lowest); 0: all human
+        c = self.cpus
+        for s in range(4):
+            b |= c[s] << 2 * s
+        head = bytes((self.holder + 1,)) if not b else bytes((self.holder + 1 | 0x80, b))
         st = self.store
         had = st.problem
         try:
-            ok = st.save_game(kind, game.to_bytes(), bytes((self.holder + 1,)) + bytes(ui))
+            ok = st.save_game(kind, game.to_bytes(), head + bytes(ui))
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
             return
@@ -253,7 +298,7 @@ class App:
 
     def finish(self, kind, game, best_round=0, total=0):
         # The stats counted and saved, the save cleared: resident code, nothing loaded.
-        self.store.finish_game(kind, game.winner, best_round, total)
+        self.store.finish_game(kind, game.winner, best_round, total, self.cpus)
 
     def _go(self, g=-1):
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or
@@ -266,8 +311,13 @@ class App:
         self.screen = self._blank
         if g == _MENU:
             self.tumbling = False
+            cpu = self.cpu
+            if cpu is not None:
+                cpu.close()  # its table file
+                self.cpu = cpu = None
             for row in GAMES_TABLE:
                 forget(row[MODULES])
+            forget(_CPU_MODULES)
             forget(_MENU_SCREENS)
             gc.collect()
             from ui.menu import show_menu  # the menu level: forgotten when a game starts

@@ -66,15 +66,25 @@ S_ODDS = const(6)
 S_DIM = const(7)      # tens of seconds idle before dimming (0 = never)
 S_OFF = const(8)      # minutes before display off + light sleep (0 = never)
 S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
-SETTINGS_LEN = const(12)
+# The last setup of each game, offered again: at S_SETUP + (kind - 1) * 2 the number
+# of players, then the seats (2 bits each, seat 0 lowest: 0 HUMAN, 1-3 a CPU of skill
+# 0-3 EASY, NORMAL, HARD). The first time: you against one NORMAL CPU.
+S_SETUP = const(12)
+SETTINGS_LEN = const(16)
+_SETTINGS_OLD = const(12)  # a settings file from before the setups: still loads
 # Per index: the default, and the range (out of range gets the default).
-SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0))
-_SET_MIN = bytes((0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0))
-_SET_MAX = bytes((1, 255, 1, 1, 1, 5, 1, 255, 255, 255, 255, 255))
+SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0, 2, 0xA8, 2, 0xA8))
+_SET_MIN = bytes((0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0))
+_SET_MAX = bytes((1, 255, 1, 1, 1, 5, 1, 255, 255, 255, 255, 255, 4, 255, 4, 255))
 
-# Stats: STATS_N counters of 4 bytes (little-endian); which is which: core.games.
-STATS_N = const(16)
-STATS_LEN = const(64)
+# Stats: STATS_N counters of 4 bytes (little-endian); which is which: core.games, and
+# from ST_CPU the games against CPUs (kept apart: the counters before count only
+# all-human games): at ST_CPU + (kind - 1) * 6 + (level - 1) * 2 the games whose
+# strongest CPU had that level (1-3: EASY, NORMAL, HARD), + 1 those a human won.
+ST_CPU = const(16)
+STATS_N = const(28)
+STATS_LEN = const(112)
+_STATS_OLD = const(64)  # a stats file from before the CPU counters: still loads
 _HIGH_MAX = const(838860750)  # the most a total can be: core.frenzy.TOTAL_MAX
 
 _VERSION = const(1)
@@ -128,10 +138,20 @@ def stat_set(ba, i, v):
     ba[i * 4:i * 4 + 4] = max(0, min(v, 0x7FFFFFFF)).to_bytes(4, "little")
 
 
-def record_game(ba, kind, winner, best_round=0, total=0):
+def record_game(ba, kind, winner, best_round=0, total=0, cpus=None):
     """Count a finished game in the stats bytearray ba (the caller saves it): one more
-    game, a win for the winner's seat (0-3), and the bests the game keeps."""
+    game, a win for the winner's seat (0-3), and the bests the game keeps. With CPUs
+    (cpus: each seat's code, 0 HUMAN, 1-3 a CPU's level; the seats past the game's
+    are 0) it counts apart: one more game against the strongest CPU's level, and
+    whether a human won."""
     g = game(kind)
+    lv = max(cpus) if cpus else 0
+    if lv and cpus is not None:
+        i = ST_CPU + (kind - 1) * 6 + (lv - 1) * 2
+        stat_set(ba, i, stat(ba, i) + 1)
+        if 0 <= winner < len(cpus) and not cpus[winner]:
+            stat_set(ba, i + 1, stat(ba, i + 1) + 1)
+        return
     stat_set(ba, g[GAMES], stat(ba, g[GAMES]) + 1)
     if 0 <= winner < 4:
         i = g[WINS] + winner
@@ -144,9 +164,13 @@ def record_game(ba, kind, winner, best_round=0, total=0):
 def _stats_ok(p):
     """Whether the counters are ones play can give: each at most stat_set()'s 2**31 - 1,
     per game no more wins than games, and a best total (a multiple of 50, at most
-    _HIGH_MAX) no smaller than the best round, both 0 before a game was finished."""
+    _HIGH_MAX) no smaller than the best round, both 0 before a game was finished; against
+    CPUs, no more games a human won than games."""
     for i in range(3, len(p), 4):
         if p[i] & 0x80:
+            return False
+    for i in range(ST_CPU, len(p) >> 2, 2):
+        if stat(p, i + 1) > stat(p, i):
             return False
     for row in GAMES_TABLE:
         played = stat(p, row[GAMES])
@@ -325,9 +349,12 @@ class Store:
     def load_settings(self):
         """bytearray(SETTINGS_LEN): the saved settings, defaults where missing/bad."""
         ba = bytearray(SETTINGS_DEFAULT)
-        p = self._load(SETTINGS, _T_SET, MSG_SETTINGS, SETTINGS_LEN)
+        p = self._load(SETTINGS, _T_SET, MSG_SETTINGS)
+        if p is not None and len(p) < _SETTINGS_OLD:
+            self._bad(SETTINGS, MSG_SETTINGS)
+            p = None
         if p is not None:
-            for i in range(SETTINGS_LEN):
+            for i in range(min(len(p), SETTINGS_LEN)):  # an older file: the rest default
                 if _SET_MIN[i] <= p[i] <= _SET_MAX[i]:
                     ba[i] = p[i]
         return ba
@@ -337,11 +364,14 @@ class Store:
         the record finish_game() counts in (the caller may change and save it)."""
         if self._fin is not None:
             return self._fin  # a game's count not yet on flash: newer than the file
-        p = self._load(STATS, _T_STATS, MSG_STATS, STATS_LEN)
-        if p is not None and not _stats_ok(p):
+        p = self._load(STATS, _T_STATS, MSG_STATS)
+        if p is not None and (len(p) != STATS_LEN and len(p) != _STATS_OLD
+                              or not _stats_ok(p)):
             self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
             p = None
-        self._stats = ba = bytearray(STATS_LEN) if p is None else bytearray(p)
+        self._stats = ba = bytearray(STATS_LEN)
+        if p is not None:
+            ba[:len(p)] = p  # an older file: the CPU counters start at 0
         return ba
 
     def load_game(self):
@@ -457,14 +487,15 @@ class Store:
         self._last.pop(GAME, None)
         self._has = False
 
-    def finish_game(self, kind, winner, best_round=0, total=0):
+    def finish_game(self, kind, winner, best_round=0, total=0, cpus=None):
         """A game is over: count it in the stats; replace its save by the finished
         record (the new stats), write the stats, remove the record. True when the count
-        is on flash; else it is kept in RAM and committed by the next save (or boot)."""
+        is on flash; else it is kept in RAM and committed by the next save (or boot).
+        cpus: see record_game()."""
         ba = self._stats
         if ba is None:  # a Store whose stats nobody read yet (tests, tools)
             ba = self.load_stats()
-        record_game(ba, kind, winner, best_round, total)
+        record_game(ba, kind, winner, best_round, total, cpus)
         self._fin = ba
         self._has = False
         if _exists(self.root + GAME):  # (no save, nothing Continue could count again)

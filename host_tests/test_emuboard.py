@@ -210,11 +210,9 @@ def play_to_rolled_dice(board):
         c.tap("NEXT")
     c.tap("OK")
     board.wait_for("app.screen.NAME", "'setup'")
-    for _ in range(6):
-        if c.eval("app.screen.n") == "2":
-            break
-        c.tap("NEXT")
-    c.tap("OK")
+    # (you against a CPU the first time: GREEN made human, then START)
+    for k in ("NEXT", "NEXT", "NEXT", "OK", "OK", "NEXT", "OK"):
+        c.tap(k)
     # Shake through the roll-off until the first turn's dice lie on the table.
     end = time.monotonic() + 60
     while time.monotonic() < end:

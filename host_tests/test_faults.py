@@ -111,7 +111,7 @@ def test_sensor_lost_mid_game_ok_rolls_then_shakes_again():
     sim = _sim()
     app = r.app
     sim.fail(_ACCEL, True)
-    r.wait(300)                     # three failed reads
+    r.wait(1100)                    # three failed reads (past a roll's 800 ms cooldown)
     assert app.shaker.failed
     _ok_for_shake(r, p)
     assert _to_rolling(r, p)

@@ -350,6 +350,12 @@ def _frame_of(sim_):
     return fr[2] if fr else None
 
 
+def _two_humans(s):
+    """On the setup (you against a CPU the first time): GREEN made human, then START."""
+    for k in "ddd\r\rd\r":  # NEXT x3 (to GREEN), OK x2 (NORMAL, HARD, HUMAN), NEXT, OK
+        s.send(k)
+
+
 def test_menu_game_shake_and_quit_restore_the_terminal(sim_factory):
     s = sim_factory(extra=["--bell"])
     s.until(lambda: s.screen_name() == "menu" and s.shown_matches_model()
@@ -358,7 +364,7 @@ def test_menu_game_shake_and_quit_restore_the_terminal(sim_factory):
     menu = _frame_of(s)
     s.send("\r")  # SHAKE UP (no saved game: first item)
     s.until(lambda: s.screen_name() == "setup" and s.shown_matches_model(), what="setup")
-    s.send("\r")  # 2 players
+    _two_humans(s)  # 2 players
     s.until(lambda: s.screen_name() == "shakeup" and s.shown_matches_model(), what="game")
     s.pump(0.5)
     before = _frame_of(s)
@@ -393,7 +399,7 @@ def test_continue_after_quit_shows_the_same_game(sim_factory, tmp_path):
     s.until(lambda: s.screen_name() == "menu", what="menu")
     s.send("\r")
     s.until(lambda: s.screen_name() == "setup", what="setup")
-    s.send("\r")
+    _two_humans(s)
     s.until(lambda: s.screen_name() == "shakeup", what="game")
     s.send("s", 0.15)
     s.pump(2.0)  # the shake lands, the decision is saved

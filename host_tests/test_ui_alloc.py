@@ -38,11 +38,7 @@ def test_menu_cursor_allocates_nothing():
 
 
 def _to_board(r):
-    m = r.app.screen
-    while m.items[m.cur] != "SHAKE UP":
-        r.press(ui_rig.NEXT)
-    r.press(ui_rig.OK)
-    r.press(ui_rig.OK)  # 2 players
+    ui_rig.setup_game(r, "SHAKE UP", 2)  # 2 human players
     for _ in range(40):
         s = r.app.screen
         if s.NAME == "shakeup" and s.view == ss.BOARD:

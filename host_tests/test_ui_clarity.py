@@ -445,7 +445,7 @@ def test_stats_say_by_seat_colour_and_reset_after_asking():
     r.step(2)
     inv = bytes(x ^ 0xFF for x in r.frame()[:128]) + r.frame()[128:]
     assert _drawn(inv, "STATS BY SEAT COLOUR", (128 - gfx.width("STATS BY SEAT COLOUR")) // 2, 2)
-    r.press(NEXT)                    # RESET
+    r.press(PREV)                    # RESET (MENU, CPUS, RESET: the bar wraps)
     r.press(OK)
     assert s.ask and s.yes == 0      # asks, NO first
     r.press(OK)                      # NO: nothing lost
@@ -511,7 +511,9 @@ def test_howto_ok_jumps_to_the_next_game_and_pages_turn_both_ways():
     r.press(NEXT)
     r.press(NEXT)
     assert howto.PAGES[h.page][0] == "FRENZY: SCORES"
-    r.press(OK)                      # on to CONTROLS, then OK leaves
+    r.press(OK)                      # on to the CPU players' part, CONTROLS, then OK leaves
+    assert howto.PAGES[h.page][0] == "CPU PLAYERS"
+    r.press(OK)
     assert howto.PAGES[h.page][0] == "CONTROLS" and h.hint.endswith("OK: MENU")
     r.press(OK)
     assert r.screen == "menu"

@@ -42,6 +42,7 @@ def mash(rig, events, seed, avoid=()):
 
 def test_mash_shakeup_and_menus():
     rig = ui_rig.Rig("mash_su", seed=5)
+    ui_rig.humans_only(rig.app)
     in_game, screens = mash(rig, 3000, 77, avoid=("frenzy",))
     assert in_game > 500, (in_game, screens)
     for name in ("menu", "shakeup", "pass", "settings"):

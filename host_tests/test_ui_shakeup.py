@@ -47,6 +47,8 @@ class Pilot(ui_rig.Player):
                 values = [game.dice[i] for i in before_free]
         assert d in sh.legal(), "screen applied %x, not legal in the shadow" % d
         sh.apply(d, values)
+        if kind in (su.ROLL, su.STOP) and sh.phase == su.MOVING and len(sh.legal()) == 1:
+            sh.apply(sh.legal()[0])  # one level can move: the screen makes that move
         assert sh.to_bytes() == game.to_bytes(), "screen and shadow differ after %x" % d
         self.decisions += 1
 

@@ -93,7 +93,7 @@ def have_sim():
 
 
 class Rig:
-    def __init__(self, name, seed=1, sim=None, fs=None):
+    def __init__(self, name, seed=1, sim=None, fs=None, board="sim"):
         from app import App
         from core.seeded import Seeded
         self.root = fs if fs is not None else tmpdir(name)
@@ -101,7 +101,7 @@ class Rig:
         if self.sim:
             import machine
             self.SIM = machine.SIM
-            board = _board("sim")
+            board = _board(board)
             if hasattr(self.SIM, "configure"):
                 self.SIM.configure(board)
             self.app = App(board, self.root, source=Seeded(seed))
@@ -130,6 +130,13 @@ class Rig:
             self.step(1)
             self.dev.pending.append(0x20 | b)
             self.step(frames)
+
+    def long_ok(self):
+        """Hold OK past the long press (BACK on a 3-button board), then let go."""
+        self.SIM.press("OK")
+        self.wait(800)
+        self.SIM.release("OK")
+        self.step(2)
 
     def shake(self, ms=400):
         """Shake like a player: until the dice rattle (the detector needs ~1/4 s, and
@@ -211,16 +218,45 @@ def at_menu(r):
     assert r.screen == "menu", r.screen
 
 
-def setup_game(r, item, players):
-    """From the menu: choose `item` (a game), then `players` on its setup screen."""
+def setup_game(r, item, players, seats=None, press=True):
+    """From the menu: choose `item` (a game), then on its setup screen `players` and
+    each seat's code (seats: 0 HUMAN, 1-3 CPU EASY, NORMAL, HARD; None: all human),
+    by its buttons (NEXT moves over the rows, OK changes one); then START (unless
+    press is False: left on START)."""
     m = r.app.screen
     while m.items[m.cur] != item:
         r.press(NEXT)
     r.press(OK)
     assert r.screen == "setup"
-    while r.app.screen.n != players:
-        r.press(NEXT)
-    r.press(OK)
+    s = r.app.screen
+    want = bytes(players) if seats is None else bytes(seats)
+
+    def row(i):
+        while s.cur != i:
+            r.press(NEXT)
+
+    row(0)
+    while s.n != players:
+        r.press(OK)
+    for _ in range(2):  # twice: the one human left stays so until another seat is
+        for i in range(players):
+            row(1 + i)
+            for _ in range(4):
+                if s.seats[i] == want[i]:
+                    break
+                r.press(OK)
+    assert bytes(s.seats[:players]) == want[:players], (bytes(s.seats), want)
+    row(s.start_row())
+    if press:
+        r.press(OK)
+
+
+def humans_only(app):
+    """Every game's setup offered as all human (the first time it is you against a
+    CPU): for the tests that mash or press through the setup as before the CPUs."""
+    from store import S_SETUP
+    for k in range(2):
+        app.settings[S_SETUP + 2 * k + 1] = 0
 
 
 def alloc_over(r, frames, feed=None):

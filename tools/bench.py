@@ -87,8 +87,9 @@ PATHS = (
     ("stats", "stats (one game of each recorded)", "used"),
     ("rand:1", "Shake Up, random play (%d frames a seed)" % RAND_FRAMES, "used"),
     ("rand:2", "Farkle Frenzy, random play (%d frames a seed)" % RAND_FRAMES, "used"),
-    # Later: ("cpu:2", "Farkle Frenzy against CPU opponents", "used"), with its script in
-    # harness.Session._script (a "cpu" path) and the pilot's or the monkey's moves.
+    ("cpu:1", "Shake Up, a human against CPUs EASY, NORMAL and HARD, to the end", "used"),
+    ("cpu:2", "Farkle Frenzy, a human against CPUs EASY, NORMAL and HARD, to the end",
+     "used"),
 )
 
 

@@ -35,7 +35,13 @@ import sim_build  # noqa: E402
 _SU_START = """
     until menu
     tap OK                  # SHAKE UP
-    expect setup
+    expect setup            # you against a CPU the first time: two humans here
+    tap NEXT
+    tap NEXT
+    tap NEXT                # on GREEN
+    tap OK
+    tap OK                  # CPU NORMAL -> HARD -> HUMAN
+    tap NEXT                # on START
     tap OK                  # 2 players
     expect shakeup
 """
@@ -43,7 +49,14 @@ _FZ_START = """
     until menu
     tap NEXT
     tap OK                  # FARKLE FRENZY
-    expect setup
+    expect setup            # you against a CPU the first time: two humans here
+    tap NEXT
+    tap NEXT
+    tap NEXT                # on GREEN
+    tap OK
+    tap OK                  # CPU NORMAL -> HARD -> HUMAN
+    tap NEXT
+    tap NEXT                # on START (past TURNS)
     tap OK                  # 2 players
     expect frenzy
 """

@@ -141,6 +141,7 @@ class FrenzyScreen(Screen):
         self.ok_take = bytearray(64)  # PH_TAKE: points // 50 of TAKE|mask (0: not legal)
         self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
+        self.by_cpu = 0  # the last decision was a CPU's: its Farkle closes by itself
         # The dice row as shown is a snapshot, so overlays keep the roll they are about
         # (the core keeps the dice past nrolled at 0).
         ov = self.ov = bytearray(_UI_LEN + 4)
@@ -173,19 +174,41 @@ class FrenzyScreen(Screen):
         if self.view == V_PLAY and self.game.phase != PH_OVER:
             self.app.hand_to(self.game.player)
 
+    def leave(self):
+        """BACK: to the menu; the game stays saved with this very view (overlays
+        closed since the last decision are not saved otherwise)."""
+        if self.game.phase != PH_OVER:
+            self.app.save(self.KIND, self.game, self._pack())
+        self.app.menu()
+
+    def close_view(self):
+        """OK on an overlay: the next one, or the play view."""
+        self._next_view()
+        self._settle(False)
+
+    def decide(self, d):
+        """Apply decision d as the play view's OK does (ui.cpu_turn's too)."""
+        if d & 0xF00 == TAKE:
+            self.ov[_TAKEN] = self.mask
+        self._apply(d)
+        self._settle()
+
     def update(self, q):
         app = self.app
         buf = q.buf
+        g = self.game
+        v = self.view
+        if g.phase != PH_OVER and (
+                self.by_cpu and (v == V_FARKLE or v == V_NOTICE) if v != V_PLAY
+                else app.cpus[g.player]):
+            app.cpu_turn(self, q)  # a CPU plays (or its Farkle shows)
+            return
         for i in range(q.n):
             k = key(buf[i])
             if k < 0:
                 continue
             if k == BACK:
-                # To the menu; the game stays saved with this very view (overlays
-                # closed since the last decision are not saved otherwise).
-                if self.game.phase != PH_OVER:
-                    app.save(self.KIND, self.game, self._pack())
-                app.menu()
+                self.leave()
                 return
             self._key(k)
             if app.screen is not self or app.tumbling:
@@ -244,8 +267,7 @@ class FrenzyScreen(Screen):
             return
         if v != V_PLAY:
             if k == OK:
-                self._next_view()
-                self._settle(False)
+                self.close_view()
             return
         g = self.game
         ph = g.phase
@@ -283,9 +305,7 @@ class FrenzyScreen(Screen):
             app.play(SELECT)
         elif it == IT_TAKE:
             if self.ok_take[self.mask]:
-                self.ov[_TAKEN] = self.mask
-                self._apply(TAKE | self.mask)
-                self._settle()
+                self.decide(TAKE | self.mask)
             else:
                 app.play(NOPE)
         elif it == IT_ROLL:
@@ -314,6 +334,7 @@ class FrenzyScreen(Screen):
         ov = self.ov
         actor = g.player
         step = min(g.step, 63)  # a fill's cut happens in the step just played
+        self.by_cpu = app.cpus[actor]
         lost = g.running(actor)
         doubled = g.common == TWOX  # as it is before a round end
         was_in = g.in_round
@@ -484,6 +505,8 @@ class FrenzyScreen(Screen):
                 self.mask &= 0x3F
         self.nitems = n
         self.bar = bar
+        if self.app.cpus[g.player]:
+            self.rolling = False  # a CPU rolls when it is ready (ui.cpu_turn)
         self._texts()
         self.dirty = True
 

@@ -76,6 +76,13 @@ PAGES = (
         "LOCKSTEP: ONE ROLL EACH IN",
         "TURN, ALL IN VIEW. SAME",
         "SCORES. SETTINGS: TURNS.")),
+    ("CPU PLAYERS", (
+        "IN A GAME SETUP ANY SEAT",
+        "CAN BE A CPU: EASY, NORMAL",
+        "OR HARD. IT PLAYS HERE ON",
+        "THE SCREEN: OK HURRIES IT.",
+        "IT SEES ONLY WHAT YOU",
+        "WOULD SEE IN ITS SEAT.")),
     ("CONTROLS", (
         "< >  MOVE      OK  CHOOSE",
         "SHAKE THE DEVICE TO ROLL",

@@ -5,7 +5,7 @@ returned: the moment of a game's start when the heap is fullest.
 Each game's entry point (its Game and its screen class) is here; what else the device
 knows of a game is its row in core.games."""
 from core.games import FRENZY, SHAKEUP, game
-from store import S_ONES, S_SCHEDULE, S_SPOTS
+from store import S_ONES, S_SCHEDULE, S_SETUP, S_SPOTS
 
 
 def launch(app, g):
@@ -34,14 +34,27 @@ def launch(app, g):
             if ui is None:
                 made = Game(g & 15, s[S_SCHEDULE], 1000 if s[S_ONES] else 300, app.dice,
                             app.first % (g & 15))
+        cpus = app.cpus
         if ui is None:  # a new game; the one who set it up (or starts it) holds it
-            app.players = g & 15
-            app.holder = app.first % app.players
+            app.players = n = g & 15
+            seats = s[S_SETUP + (kind - 1) * 2 + 1]  # the setup (ui.menu's Setup)
+            app.holder = app.first % n
         else:
             made = Game.from_bytes(blob, app.dice)
-            app.players = made.players
-            app.holder = (ui[0] - 1) if ui else -1
+            app.players = n = made.players
+            seats = 0
+            h = ui[0] if ui else 0
+            if h & 0x80 and len(ui) > 1:  # CPU seats: their codes follow (see app)
+                seats = ui[1]
+                ui = ui[1:]
+            app.holder = (h & 0x7F) - 1
             ui = ui[1:] if ui else b""
+        for i in range(4):
+            cpus[i] = seats >> 2 * i & 3 if i < n else 0
+        if min(cpus[:n]):
+            raise ValueError("no human player")
+        if app.holder >= 0 and cpus[app.holder]:
+            app.holder = -1  # a CPU never holds the device
         # The screen's modules after the game's: restoring a game loads its checks,
         # which are not needed again.
         if kind == SHAKEUP:

@@ -5,9 +5,17 @@ Loaded only while the menu is up: starting or continuing a game forgets this mod
 game) and app.menu() imports it again. The games offered are core.games' rows.
 """
 from core.games import FEWEST, FRENZY, GAMES_TABLE, KIND, MOST, SHAKEUP, TITLE
+from store import S_SCHEDULE, S_SETUP
 from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
+from ui.sounds import NOPE
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
 
 class Splash(Screen):
@@ -85,10 +93,16 @@ class Menu(Screen):
         app.first = 0  # a game set up here starts with RED (a rematch moves it on)
         items = []
         self.cont = ("", "")
-        got = app.store.load_game() if app.store.has_game() else None
-        if got is not None:  # (a damaged save is set aside by the load: no CONTINUE)
+        got = None
+        if app.store.has_game():
+            try:
+                got = app.store.load_game()
+                if got is not None:  # (a damaged save is set aside by the load)
+                    self.cont = saved(got[0], got[1])
+            except MemoryError:  # no room to read it here: CONTINUE says the rest
+                got = True
+        if got is not None:
             items.append("CONTINUE")
-            self.cont = saved(got[0], got[1])
         for row in GAMES_TABLE:
             items.append(row[TITLE])
         items.append("SETTINGS")
@@ -177,47 +191,131 @@ class Menu(Screen):
             y += 8
 
 
+# Setup: what a seat is (its code in the settings, see store.S_SETUP).
+SEAT_NAMES = ("HUMAN", "CPU EASY", "CPU NORMAL", "CPU HARD")
+# Setup rows: PLAYERS, the seats, (Frenzy) the turns' schedule, START.
+R_PLAYERS = const(0)
+R_SEAT = const(1)  # + seat
+
+
 class Setup(Screen):
-    """Number of players for a game; seats get the colours in order."""
+    """A game's setup: the number of players, what each seat is (HUMAN or a CPU and its
+    level), for Frenzy its schedule (Relay or Lockstep, the Settings' FRENZY TURNS),
+    then START. PREV/NEXT move over the rows, OK changes the row (or starts): three
+    buttons do it all. The cursor starts on START, so the last setup (offered again
+    from the settings) is one press away. At least one seat stays HUMAN."""
     NAME = "setup"
 
     def __init__(self, app, row):
         Screen.__init__(self, app)
-        self.kind = row[KIND]
+        self.kind = k = row[KIND]
         self.lo = row[FEWEST]
         self.hi = row[MOST]
-        self.n = 2
         self.title = row[TITLE]
+        s = app.settings
+        self.at = S_SETUP + (k - 1) * 2
+        self.n = min(max(s[self.at], self.lo), self.hi)
+        b = s[self.at + 1]
+        self.seats = bytearray(b >> 2 * i & 3 for i in range(4))
+        if not self._humans():
+            self.seats[0] = 0
+        self.cur = self.start_row()
+
+    def _humans(self):
+        h = 0
+        for i in range(self.n):
+            if not self.seats[i]:
+                h += 1
+        return h
+
+    def mode_row(self):
+        """The schedule's row (Frenzy), else -1."""
+        return self.n + 1 if self.kind == FRENZY else -1
+
+    def start_row(self):
+        return self.n + (2 if self.kind == FRENZY else 1)
 
     def on_key(self, k):
+        app = self.app
+        c = self.cur
+        last = self.start_row()
         if k == NEXT:
-            self.n = self.n + 1 if self.n < self.hi else self.lo
+            self.cur = c + 1 if c < last else 0
         elif k == PREV:
-            self.n = self.n - 1 if self.n > self.lo else self.hi
-        elif k == OK:
-            self.app.go = self.kind << 4 | self.n  # see app._go()
-            return
+            self.cur = c - 1 if c > 0 else last
         elif k == BACK:
-            self.app.menu()
+            app.menu()
             return
-        self.app.play_select()
+        elif k == OK:
+            if c == last:
+                self._start()
+                return
+            if c == R_PLAYERS:
+                self.n = self.n + 1 if self.n < self.hi else self.lo
+                if not self._humans():
+                    self.seats[0] = 0
+                self.cur = R_PLAYERS
+            elif c == self.mode_row():
+                app.settings[S_SCHEDULE] ^= 1
+            else:
+                i = c - R_SEAT
+                was = self.seats[i]
+                self.seats[i] = (was + 1) & 3
+                if not self._humans():
+                    # The one human left: a CPU seat only once another is human.
+                    self.seats[i] = was
+                    app.play(NOPE)
+                    app.say("ONE PLAYER MUST BE HUMAN")
+                    return
+        else:
+            return
+        app.play_select()
         self.dirty = True
 
+    def _start(self):
+        """Keep this setup (offered again next time), then start (see app._go())."""
+        app = self.app
+        s = app.settings
+        b = 0
+        for i in range(4):
+            b |= self.seats[i] << 2 * i
+        s[self.at] = self.n
+        s[self.at + 1] = b
+        app.store.save_settings(s)
+        app.go = self.kind << 4 | self.n
+
     def draw(self, fb):
-        gfx.banner(fb, self.title, 0)
-        gfx.text(fb, "PLAYERS", 4, 20)
-        gfx.text(fb, "<", 44, 20)
-        gfx.text(fb, "1234"[self.n - 1:self.n], 50, 15, 1, gfx.MEDIUM, 2)
-        gfx.text(fb, ">", 63, 20)
-        if self.n == 1:
-            gfx.text(fb, "SOLO", 74, 20)
-        y = 34
-        for s in range(self.n):
-            x = 4 + (s & 1) * 62
-            yy = y + (s >> 1) * 8
-            gfx.label(fb, INITIALS[s:s + 1], x, yy - 1)
-            gfx.text(fb, COLOURS[s], x + 7, yy)
-        gfx.center(fb, "OK: START", 58)
+        gfx.banner(fb, self.title, 0, gfx.SMALL)
+        c = self.cur
+        y = 10
+        mode = self.mode_row()
+        last = self.start_row()
+        for r in range(last + 1):
+            if r == R_PLAYERS:
+                name = "PLAYERS"
+                val = "1234"[self.n - 1:self.n] + (" SOLO" if self.n == 1 else "")
+            elif r == mode:
+                name = "TURNS"
+                val = "LOCKSTEP" if self.app.settings[S_SCHEDULE] else "RELAY"
+            elif r == last:
+                name = ""
+                val = "START"
+            else:
+                i = r - R_SEAT
+                gfx.label(fb, INITIALS[i:i + 1], 7, y - 1)
+                name = COLOURS[i]
+                val = SEAT_NAMES[self.seats[i]]
+            if name:
+                gfx.text(fb, name, 15 if r != R_PLAYERS and r != mode else 7, y)
+            x = 60 if name else 7
+            if r == c:
+                gfx.arrow(fb, 1, y)
+                gfx.label(fb, val, x - 1, y - 1)
+            else:
+                gfx.text(fb, val, x, y)
+            y += 7
+        if c != last:
+            gfx.right(fb, "OK: CHANGE", 127, 58)
 
 
 # ---- menu actions (were App methods) -------------------------------------------------

@@ -35,10 +35,14 @@ App services a screen may use (firmware/app.py):
   app.tumbling            True while the dice tumble (draw them tumbling: use
                           app.frame for the faces; the app redraws every 2nd frame)
   app.start_roll()        OK pressed at a rolling moment: a short tumble, then roll()
-  app.hand_to(seat)       the device goes to `seat`: shows "Pass to GREEN" unless that
-                          seat already holds it (never for 1 player); on OK the app
-                          returns to the calling screen (enter() runs again).
-                          Returns True when the pass screen was shown.
+  app.hand_to(seat, note=None)  the device goes to `seat`: shows "Pass to GREEN"
+                          (with the note's lines: what just happened) when
+                          app.passes(seat): a human seat that does not hold it while
+                          two or more humans share the device (never before a CPU);
+                          on OK the app returns to the calling screen (enter() runs
+                          again). Returns True when the pass screen was shown.
+  app.cpus, app.cpu_turn(scr, q)  the seats' codes (0 HUMAN, 1-3 a CPU's level); a
+                          game screen hands a frame to the CPU while one decides
   app.holder              the seat holding the device (-1 unknown); save it in ui
   app.play(seq)           a sound effect (ui.sounds.*), silent when muted
   app.save(kind, game, ui=b"")  after every completed decision (store.save_game)
@@ -128,13 +132,15 @@ def end_choices(fb, cur):
 
 class Pass(Screen):
     """'Pass to GREEN' between players: OK returns to the game screen (back), BACK
-    goes to the menu (the game stays saved)."""
+    goes to the menu (the game stays saved). note: up to 3 short lines above it, what
+    the last player's turn did (so the handover takes one press)."""
     NAME = "pass"
 
-    def __init__(self, app, seat, back):
+    def __init__(self, app, seat, back, note=None):
         Screen.__init__(self, app)
         self.seat = seat
         self.back = back
+        self.note = note or ()
 
     def on_key(self, k):
         app = self.app
@@ -146,6 +152,17 @@ class Pass(Screen):
 
     def draw(self, fb):
         fb.fill(1)
-        gfx.center(fb, "PASS TO", 6, 0, gfx.MEDIUM)
-        gfx.center(fb, COLOURS[self.seat], 22, 0, gfx.MEDIUM, 2)
-        gfx.center(fb, "OK WHEN READY", 52, 0)
+        note = self.note
+        if note:
+            # What happened (white on black at the top), then the pass, smaller.
+            n = min(len(note), 3)
+            fb.fill_rect(0, 0, 128, 7 * n + 2, 0)
+            for i in range(n):
+                gfx.center(fb, note[i], 2 + 7 * i, 1)
+            y = 7 * n + 5
+            gfx.center(fb, "PASS TO", y, 0, gfx.MEDIUM)
+            gfx.center(fb, COLOURS[self.seat], y + 11, 0, gfx.MEDIUM, 2)
+        else:
+            gfx.center(fb, "PASS TO", 6, 0, gfx.MEDIUM)
+            gfx.center(fb, COLOURS[self.seat], 22, 0, gfx.MEDIUM, 2)
+        gfx.center(fb, "OK WHEN READY", 57 if note else 52, 0)

@@ -126,6 +126,7 @@ class ShakeUpScreen(Screen):
         self.cur = 0
         self.pending = 0
         self.info = bytearray(0)
+        self.by_cpu = 0  # the last decision was a CPU's: its result closes by itself
         if ui and len(ui) >= 3:
             self.view = ui[0]
             self.cur = ui[1]
@@ -223,6 +224,8 @@ class ShakeUpScreen(Screen):
         self.rolling = (v == BOARD or (v == ROLLOFF and g.phase == PH_ROLLOFF and not info)
                         or (v == DICE and pend != 15))
         self.tumble_mask = 15 & ~pend if v == DICE else 15
+        if self.app.cpus[p] and not self.ack:
+            self.rolling = False  # a CPU shakes when it is ready (ui.cpu_turn)
         self.dirty = True
 
     def roll(self, d=-1):
@@ -241,18 +244,29 @@ class ShakeUpScreen(Screen):
             app.play(NOPE)  # never reached: choices come from legal()
             return
         was = g.phase
+        actor = g.player
+        self.by_cpu = app.cpus[actor]
         g.apply(d)
-        info = bytearray(0)
-        for n in g.notes:
-            if n[0] in _NOTES:
-                c = _NOTES.index(n[0]) + 1
-                a = n[1]
-                if len(n) > 2:
-                    a = a << (3 if c == _I_RO else 2) | n[2]
-                if len(n) > 3:
-                    a = a << 2 | n[3]
-                info += bytes((c, a))
         kind = d & 0xF00
+        info = bytearray(0)
+        while True:
+            for n in g.notes:
+                if n[0] in _NOTES:
+                    c = _NOTES.index(n[0]) + 1
+                    a = n[1]
+                    if len(n) > 2:
+                        a = a << (3 if c == _I_RO else 2) | n[2]
+                    if len(n) > 3:
+                        a = a << 2 | n[3]
+                    info += bytes((c, a))
+            if g.phase != PH_MOVING or (kind != D_ROLL and kind != D_STOP):
+                break
+            d = g.legal()
+            if len(d) != 1:
+                break
+            # One level can move up: no choice to ask for. Made, and said in the result.
+            g.apply(d[0])
+            d = D_UP
         ph = g.phase
         follow = 0
         if ph == PH_OVER:
@@ -289,15 +303,43 @@ class ShakeUpScreen(Screen):
                 snd = BANK
         if snd is not None:
             app.play(snd)
+        note = None
+        if not follow and ph == PH_SHAKE and g.player != actor and app.passes(g.player):
+            # The turn is over and the device goes to another human: what happened is
+            # told on the pass screen, so one press hands over (the result is no
+            # choice to wait for).
+            self._refresh(0)
+            note = self.lines
+            if self.banner:
+                note = [COLOURS[actor] + ": " + self.banner] + note
+            follow = 1
         self._refresh(follow)
         app.save(SHAKEUP, g, bytes((self.view, self.cur, self.pending)) + self.info)
+        if note is not None:
+            app.hand_to(g.player, note)
 
     # ---- input --------------------------------------------------------------------
+
+    def leave(self):
+        """BACK: to the menu, saved with this view (the dice picked to set aside), so
+        Continue comes back to exactly this."""
+        g = self.game
+        if g.phase != PH_OVER:
+            self.app.save(SHAKEUP, g, bytes((self.view, self.cur, self.pending)) + self.info)
+        self.app.menu()
+
+    def close_view(self):
+        """OK on a message: on to whatever the game asks for next."""
+        self._refresh(1)
+        self.app.hand_to(self.game.player)
 
     def update(self, q):
         buf = q.buf
         app = self.app
         g = self.game
+        if g.phase != PH_OVER and (self.by_cpu if self.ack else app.cpus[g.player]):
+            app.cpu_turn(self, q)  # a CPU plays (or its result shows)
+            return
         for i in range(q.n):
             k = key(buf[i])
             if k < 0:
@@ -307,12 +349,7 @@ class ShakeUpScreen(Screen):
                     continue
                 k = OK
             if k == BACK:
-                # Saved with this view (the dice picked to set aside), so Continue
-                # comes back to exactly this.
-                if g.phase != PH_OVER:
-                    app.save(SHAKEUP, g,
-                             bytes((self.view, self.cur, self.pending)) + self.info)
-                app.menu()
+                self.leave()
                 return
             if app.screen is not self or app.tumbling:
                 return
@@ -320,11 +357,9 @@ class ShakeUpScreen(Screen):
             c = self.cur
             if self.ack:
                 if k == OK:
-                    # On to whatever the game asks for next. Not saved: closing a
-                    # message is no decision (one flash write per decision); after a
-                    # power cut the message simply shows again.
-                    self._refresh(1)
-                    app.hand_to(g.player)
+                    # Not saved: closing a message is no decision (one flash write
+                    # per decision); after a power cut the message simply shows again.
+                    self.close_view()
             elif v == ROLLOFF or v == BOARD:
                 if k == OK:
                     app.start_roll()

@@ -1,8 +1,14 @@
 """Stats screen: games played, wins per seat colour (the device knows seats, not
-people), best Frenzy round and total; MENU, or RESET (asks first: NO, YES)."""
+people), best Frenzy round and total (games of humans only); a second page of the
+games against CPUs: per game and level (the strongest CPU in the game), how many a
+human won. The bar: MENU, CPUS (or PLAYERS: turns the page), RESET (asks first: NO,
+YES); PREV/NEXT move along it, OK takes it, BACK leaves."""
 from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_WINS, ST_SU_GAMES, ST_SU_WINS
+from store import ST_CPU
 from ui import gfx
 from ui.screens import BACK, INITIALS, NEXT, OK, PREV, Screen
+
+_LEVELS = ("EASY", "NORMAL", "HARD")
 
 
 def _stat(ba, i):
@@ -21,8 +27,9 @@ class Stats(Screen):
 
     def __init__(self, app):
         Screen.__init__(self, app)
-        self.cur = 0  # MENU, RESET
-        self.ask = False  # "RESET ALL STATS?" with NO (first) and YES
+        self.page = 0  # 0 the players' games, 1 the games against CPUs
+        self.cur = 0  # MENU, CPUS/PLAYERS, RESET
+        self.ask = False  # "RESET STATS?" with NO (first) and YES
         self.yes = 0
         self._lines()
 
@@ -36,6 +43,13 @@ class Stats(Screen):
             "BEST ROUND %d" % _stat(st, ST_FF_BEST),
             "BEST TOTAL %d" % _stat(st, ST_FF_HIGH),
         )
+        cpu = []
+        for k in range(2):
+            cpu.append("SHAKE UP" if k == 0 else "FRENZY")
+            for lv in range(3):
+                i = ST_CPU + k * 6 + lv * 2
+                cpu.append("%s: WON %d OF %d" % (_LEVELS[lv], _stat(st, i + 1), _stat(st, i)))
+        self.cpu_lines = cpu
 
     def _wins(self, st, base):
         return "WINS " + " ".join("%s %d" % (INITIALS[s], _stat(st, base + s)) for s in range(4))
@@ -46,7 +60,7 @@ class Stats(Screen):
             if self.ask:
                 self.yes ^= 1
             else:
-                self.cur ^= 1
+                self.cur = (self.cur + (1 if k == NEXT else 2)) % 3
             app.play_select()
         elif self.ask and (k == OK or k == BACK):
             self.ask = False
@@ -55,7 +69,10 @@ class Stats(Screen):
                 st[:] = bytes(len(st))
                 app.store.save_stats(st)
                 self._lines()
-        elif k == OK and self.cur:
+        elif k == OK and self.cur == 1:
+            self.page ^= 1
+            app.play_select()
+        elif k == OK and self.cur == 2:
             self.ask = True
             self.yes = 0
         elif k == OK or k == BACK:
@@ -74,16 +91,24 @@ class Stats(Screen):
                 w = _choice(fb, s, x, 44, i == self.yes)
                 x += w + 21
             return
-        gfx.banner(fb, "STATS BY SEAT COLOUR", 0, gfx.SMALL)
-        y = 11
-        for i in range(len(self.lines)):
-            if i == 2 or i == 4:
-                y += 2
-            gfx.text(fb, self.lines[i], 2, y)
-            y += 7
+        if self.page:
+            gfx.banner(fb, "AGAINST CPUS", 0, gfx.SMALL)
+            y = 9
+            for i in range(len(self.cpu_lines)):
+                gfx.text(fb, self.cpu_lines[i], 2 if i % 4 == 0 else 10, y)
+                y += 6
+        else:
+            gfx.banner(fb, "STATS BY SEAT COLOUR", 0, gfx.SMALL)
+            y = 11
+            for i in range(len(self.lines)):
+                if i == 2 or i == 4:
+                    y += 2
+                gfx.text(fb, self.lines[i], 2, y)
+                y += 7
         x = 2
-        for i in range(2):
-            x += _choice(fb, "RESET" if i else "MENU", x, 56, i == self.cur, gfx.SMALL) + 6
+        for i in range(3):
+            s = "MENU" if i == 0 else "RESET" if i == 2 else "PLAYERS" if self.page else "CPUS"
+            x += _choice(fb, s, x, 57 if self.page else 56, i == self.cur, gfx.SMALL) + 6
 
 
 def _choice(fb, s, x, y, cur, f=gfx.MEDIUM):

@@ -298,7 +298,7 @@ def mkdir(path):
 #   saves:KIND  (no budget) a new game by the pilot; prints its heaviest saved moment
 #               and the files after the game (`R file heavy|final NAME HEX`), the DATA
 #               of cont:KIND and of stats
-#   cpu:KIND    (later) a game against CPU opponents: add its script to Session._script
+#   cpu:KIND    a new 4-player game of KIND: a human and CPUs EASY, NORMAL, HARD
 MENU_ITEMS = {"settings": "SETTINGS", "howto": "HOW TO PLAY", "stats": "STATS"}
 RAND_FRAMES = 6000
 
@@ -360,7 +360,8 @@ class Session:
         self.what = what
         self.kind = int(kind) if kind else 0
         self.path = path
-        if what not in ("new", "cont", "menu", "settings", "howto", "stats", "rand", "saves"):
+        if what not in ("new", "cont", "menu", "settings", "howto", "stats", "rand", "saves",
+                        "cpu"):
             raise ValueError("harness: unknown path " + path)
         # The device's flash: LittleFS on RAM blocks, the build and DATA copied in
         # (before the fence: on the device these bytes are flash, not heap).
@@ -437,6 +438,9 @@ class Session:
         what = self.what
         if what == "new" or what == "saves":
             yield from d.new_game(self.kind, 4)
+        elif what == "cpu":
+            # A human and a CPU of each level (the HARD one with its table).
+            yield from d.new_game(self.kind, 4, b"\x00\x01\x02\x03")
         elif what == "cont":
             yield from d.open_item("CONTINUE")
         elif what == "menu":
@@ -453,7 +457,7 @@ class Session:
         else:
             yield from d.open_item(MENU_ITEMS[what])
             yield from d.tour()
-        if what in ("new", "cont", "saves"):
+        if what in ("new", "cont", "saves", "cpu"):
             # Tick by tick, not by nested generators: the pilot keeps only small ints and
             # its preallocated objects across frames, so only this frame stays alive.
             d.start_play(self.kind)

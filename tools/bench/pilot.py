@@ -144,8 +144,9 @@ class Driver:
                 yield from self.frames(300)
         raise Stuck("never reached the menu (screen %s)" % self.name())
 
-    def new_game(self, kind, players):
-        """kind 1 Shake Up, 2 Frenzy, from the menu."""
+    def new_game(self, kind, players, seats=b"\x00\x00\x00\x00"):
+        """kind 1 Shake Up, 2 Frenzy, from the menu; seats: each seat's code on the
+        setup screen (0 HUMAN, 1-3 a CPU: EASY, NORMAL, HARD)."""
         yield from self.to_menu()
         scr = self.app.screen
         want = "SHAKE UP" if kind == 1 else "FARKLE FRENZY"
@@ -163,11 +164,27 @@ class Driver:
                 yield from self.tap("NEXT")
             yield from self.tap("OK")
             scr = self.app.screen
-        for _ in range(6):
-            if scr.n == players:
-                break
-            yield from self.tap("NEXT")
+        # The setup: NEXT moves over its rows (players, the seats, ...; START), OK
+        # changes one. First the players (row 0), then each seat (row 1 + seat).
         scr = None  # hold no screen across frames: it would count as the firmware's heap
+        for row in range(players + 1):
+            for _ in range(10):
+                if self.app.screen.cur == row:
+                    break
+                yield from self.tap("NEXT")
+            for _ in range(5):
+                s = self.app.screen
+                if (s.n == players) if row == 0 else (s.seats[row - 1] == seats[row - 1]):
+                    break
+                s = None
+                yield from self.tap("OK")
+        for _ in range(10):
+            s = self.app.screen
+            if s.cur == s.start_row():
+                break
+            s = None
+            yield from self.tap("NEXT")
+        s = None
         yield from self.tap("OK")
 
     def open_item(self, item):
@@ -369,6 +386,9 @@ class Driver:
         rnd = self.rnd
         v = s.view
         g = s.game
+        if s.by_cpu if s.ack else s.app.cpus[g.player]:
+            self._put("tap", "OK")  # a CPU plays: OK fast-forwards it
+            return True
         if v == ss.RESULT or v == ss.INFO or (v == ss.ROLLOFF and len(s.info)):
             self._put("tap", "OK")
         elif v == ss.ROLLOFF or v == ss.BOARD:
@@ -424,6 +444,10 @@ class Driver:
         v = s.view
         if v == fs.V_WINNER:
             return False
+        if (s.by_cpu and (v == fs.V_FARKLE or v == fs.V_NOTICE)) if v != fs.V_PLAY \
+                else s.app.cpus[g.player]:
+            self._put("tap", "OK")  # a CPU plays: OK fast-forwards it
+            return True
         if v == fs.V_WARN:
             self._put("tap", "NEXT")  # NO is offered first: YES, stop anyway
             self._put("tap", "OK")

@@ -1,0 +1,473 @@
+# portable: runs under MicroPython too
+"""CPU players through the App: the setup, whole games with CPU seats in both games
+(and both Frenzy schedules), the pass screens, saves and Continue in the middle of a
+CPU's turn, the stats against CPUs, a 3-button board, and golden frames of CPU turns.
+
+The humans' side is played by a simple pilot through the buttons; the CPUs play by
+themselves (ui.cpu_turn), the frames running on the rig's virtual clock."""
+import ui_rig
+from core import games
+from test_ui_golden import compare
+from ui import frenzy_screen as fs
+from ui import shakeup_screen as ss
+
+import store
+
+OK = ui_rig.OK
+NEXT = ui_rig.NEXT
+PREV = ui_rig.PREV
+BACK = ui_rig.BACK
+
+
+def _cpu_acts(s):
+    """Whether the CPU plays now on game screen s (it then needs no key)."""
+    g = s.game
+    cpus = s.app.cpus
+    if s.KIND == games.SHAKEUP:
+        return s.by_cpu if s.ack else cpus[g.player]
+    if s.view == fs.V_PLAY:
+        return cpus[g.player]
+    return s.by_cpu and s.view in (fs.V_FARKLE, fs.V_NOTICE)
+
+
+class Log:
+    def __init__(self):
+        self.lines = []  # the CPUs' lines (notices) as shown
+        self.passes = []  # (seat, holder before) of each pass screen
+        self.presses = 0  # the humans' key presses
+        self.winner = -1
+
+
+def _human_shakeup(r, s, log):
+    g = s.game
+    v = s.view
+    log.presses += 1
+    if s.ack or v in (ss.ROLLOFF, ss.BOARD):
+        r.press(OK)
+        r.wait(600)
+    elif v == ss.DICE:
+        while s.cur != 5:  # STOP
+            r.press(NEXT)
+            log.presses += 1
+        r.press(OK)
+    else:
+        assert v in (ss.MOVE, ss.PENALTY) and g.legal()
+        r.press(OK)
+
+
+def _human_frenzy(r, s, log):
+    g = s.game
+    log.presses += 1
+    if s.view != fs.V_PLAY:
+        r.press(OK)
+        if s.view == fs.V_WARN:
+            r.press(NEXT)
+            r.press(OK)
+        return
+    if g.phase == 3:  # PH_TAKE: the selection of the most points, die by die
+        best = 0
+        for m in range(1, 64):
+            if s.ok_take[m] and (not best or g.points(m) > g.points(best)):
+                best = m
+        for i in range(s.nitems):
+            it = s.items[i]
+            bit = (1 << it) if it < 5 else (0x20 if it == fs.IT_COMMON else 0)
+            if bit & best:
+                while s.cur != i:
+                    r.press(NEXT)
+                r.press(OK)
+        assert ui_rig.to_item(r, fs.IT_TAKE)
+        r.press(OK)
+    elif g.phase == 4:  # PH_DECIDE
+        want = fs.IT_STOP if g.running(g.player) >= 400 else fs.IT_ROLL
+        assert ui_rig.to_item(r, want)
+        r.press(OK)
+        r.wait(600)
+        if r.app.screen is s and s.view == fs.V_WARN:
+            r.press(NEXT)
+            r.press(OK)
+    else:
+        r.press(OK)
+        r.wait(600)
+
+
+def play(r, log, frames=60000, until=None):
+    """Play on until the game is won (the winner screen) or until(r) is true: the humans
+    by the pilot, the CPUs by themselves. Returns the number of frames run."""
+    app = r.app
+    for i in range(frames):
+        s = app.screen
+        if app.notice is not None and (not log.lines or log.lines[-1] != app.notice):
+            log.lines.append(app.notice)
+        if until is not None and until(r):
+            return i
+        if s.NAME == "win":
+            log.winner = s.seat
+            return i
+        if s.NAME == "pass":
+            log.passes.append((s.seat, app.holder))
+            assert not app.cpus[s.seat], "a pass screen before a CPU"
+            log.presses += 1
+            r.press(OK)
+            continue
+        assert s.NAME in ("shakeup", "frenzy"), s.NAME
+        if s.NAME == "frenzy" and s.view == fs.V_WINNER:
+            log.winner = s.game.winner
+            return i
+        if app.tumbling or _cpu_acts(s):
+            r.step()
+            continue
+        assert not app.cpus[s.game.player] or s.view != fs.V_PLAY if s.NAME == "frenzy" \
+            else True
+        if s.NAME == "shakeup":
+            _human_shakeup(r, s, log)
+        else:
+            _human_frenzy(r, s, log)
+    raise AssertionError("no winner in %d frames" % frames)
+
+
+def _start(name, kind_item, players, seats, seed=3, schedule=None):
+    r = ui_rig.Rig(name, seed=seed)
+    ui_rig.at_menu(r)
+    if schedule is not None:
+        r.app.settings[store.S_SCHEDULE] = schedule
+    ui_rig.setup_game(r, kind_item, players, seats)
+    return r
+
+
+def _cpu_stat(st, kind, level, won=0):
+    return store.stat(st, store.ST_CPU + (kind - 1) * 6 + (level - 1) * 2 + won)
+
+
+def test_shakeup_against_cpus_to_the_end():
+    r = _start("cpu_su", "SHAKE UP", 3, (0, 2, 3))
+    assert r.screen == "shakeup" and bytes(r.app.cpus) == b"\x00\x02\x03\x00"
+    log = Log()
+    play(r, log)
+    assert log.winner >= 0
+    assert not log.passes, "one human: no pass screen at all"
+    text = " | ".join(log.lines)
+    for want in ("KEEPS ", "ROLLS ", "MOVES UP FROM LEVEL "):
+        assert want in text, (want, text[:400])
+    # Counted against the strongest CPU (HARD), apart from the all-human counters.
+    st = r.app.store.load_stats()
+    assert _cpu_stat(st, games.SHAKEUP, 3) == 1
+    assert _cpu_stat(st, games.SHAKEUP, 3, 1) == (1 if log.winner == 0 else 0)
+    assert store.stat(st, games.ST_SU_GAMES) == 0
+    assert not r.app.store.has_game()
+
+
+def _frenzy(schedule, name, seats, seed):
+    r = _start(name, "FARKLE FRENZY", len(seats), seats, seed=seed, schedule=schedule)
+    assert r.app.screen.game.schedule == schedule
+    log = Log()
+    play(r, log)
+    assert log.winner >= 0
+    text = " | ".join(log.lines)
+    for want in ("KEEPS ", "ROLLS ", "STOPS WITH "):
+        assert want in text, (want, text[:400])
+    st = r.app.store.load_stats()
+    lv = max(seats)
+    assert _cpu_stat(st, games.FRENZY, lv) == 1
+    assert _cpu_stat(st, games.FRENZY, lv, 1) == (0 if seats[log.winner] else 1)
+    assert store.stat(st, games.ST_FF_GAMES) == 0
+    return log
+
+
+def test_frenzy_relay_against_cpus_to_the_end():
+    log = _frenzy(0, "cpu_fz_relay", (0, 1, 3), 4)
+    assert not log.passes
+
+
+def test_frenzy_lockstep_against_a_hard_cpu_to_the_end():
+    log = _frenzy(1, "cpu_fz_lock", (2, 0), 6)
+    assert not log.passes
+
+
+def test_pass_screens_only_between_humans():
+    # RED and BLUE human, GREEN a CPU: a pass screen before each human's turn when
+    # the other human held the device, none before GREEN.
+    r = _start("cpu_pass", "SHAKE UP", 3, (0, 1, 0), seed=8)
+    log = Log()
+    play(r, log, until=lambda r: len(log.passes) >= 6)
+    assert len(log.passes) >= 6
+    for seat, before in log.passes:
+        assert seat in (0, 2) and before in (0, 2) and before != seat, log.passes
+
+
+def test_setup_first_time_then_the_last_one_again():
+    r = ui_rig.Rig("cpu_setup")
+    ui_rig.at_menu(r)
+    ui_rig.to_item(r, "SHAKE UP")
+    r.press(OK)
+    s = r.app.screen
+    # The first time: you against one NORMAL CPU, the cursor on START.
+    assert s.NAME == "setup" and s.n == 2 and bytes(s.seats[:2]) == b"\x00\x02"
+    assert s.cur == s.start_row()
+    compare("setup_su", r.frame())
+    r.press(BACK)
+    # Frenzy: 3 players, its schedule changed on the setup screen, then started.
+    ui_rig.setup_game(r, "FARKLE FRENZY", 3, (1, 0, 3), press=False)
+    s = r.app.screen
+    was = r.app.settings[store.S_SCHEDULE]
+    while s.cur != s.mode_row():
+        r.press(NEXT)
+    r.press(OK)
+    assert r.app.settings[store.S_SCHEDULE] == was ^ 1
+    compare("setup_fz", r.frame())
+    while s.cur != s.start_row():
+        r.press(NEXT)
+    r.press(OK)
+    assert r.screen == "frenzy" and r.app.screen.game.schedule == was ^ 1
+    assert bytes(r.app.cpus) == b"\x01\x00\x03\x00"
+    r.press(BACK)
+    # A new App on the same files: the last setup is offered again.
+    r2 = ui_rig.Rig("cpu_setup", fs=r.root)
+    ui_rig.at_menu(r2)
+    ui_rig.to_item(r2, "FARKLE FRENZY")
+    r2.press(OK)
+    if r2.screen == "menu":  # "replace saved game?": YES
+        r2.press(NEXT)
+        r2.press(OK)
+    s = r2.app.screen
+    assert s.NAME == "setup" and s.n == 3 and bytes(s.seats[:3]) == b"\x01\x00\x03"
+    r2.press(OK)
+    assert r2.screen == "frenzy" and bytes(r2.app.cpus) == b"\x01\x00\x03\x00"
+
+
+def test_setup_keeps_one_human():
+    r = ui_rig.Rig("cpu_human")
+    ui_rig.at_menu(r)
+    ui_rig.setup_game(r, "FARKLE FRENZY", 1, (0,), press=False)
+    s = r.app.screen
+    while s.cur != 1:
+        r.press(NEXT)
+    for _ in range(5):
+        r.press(OK)
+        assert s.seats[0] == 0, "the only seat stays human"
+    assert r.app.notice == "ONE PLAYER MUST BE HUMAN"
+
+
+def test_old_settings_file_loads_with_the_first_setup():
+    root = ui_rig.tmpdir("cpu_oldset")
+    old = bytes((0, 99, 1, 0, 1, 4, 0, 3, 2, 10, 0, 0))  # 12 bytes: before the setups
+    with open(root + "/" + store.SETTINGS, "wb") as f:
+        f.write(store.pack(0x53, old))
+    st = store.Store(root)
+    s = st.load_settings()
+    assert st.problem is None and bytes(s[:12]) == old
+    assert s[store.S_SETUP:store.S_SETUP + 4] == store.SETTINGS_DEFAULT[12:16]
+
+
+def test_old_stats_file_loads_and_counts_cpu_games_apart():
+    root = ui_rig.tmpdir("cpu_oldstats")
+    old = bytearray(64)
+    store.stat_set(old, games.ST_SU_GAMES, 7)
+    with open(root + "/" + store.STATS, "wb") as f:
+        f.write(store.pack(0x54, old))
+    st = store.Store(root)
+    ba = st.load_stats()
+    assert st.problem is None and len(ba) == store.STATS_LEN
+    assert store.stat(ba, games.ST_SU_GAMES) == 7
+    st.finish_game(games.SHAKEUP, 1, cpus=b"\x00\x01\x02")  # GREEN, an EASY CPU, won
+    st.finish_game(games.SHAKEUP, 0, cpus=b"\x00\x01\x02")
+    ba = store.Store(root).load_stats()
+    assert store.stat(ba, games.ST_SU_GAMES) == 7 and store.stat(ba, games.ST_SU_WINS) == 0
+    assert _cpu_stat(ba, games.SHAKEUP, 2) == 2 and _cpu_stat(ba, games.SHAKEUP, 2, 1) == 1
+
+
+def _to_cpu_dice(r, log):
+    """Play until a CPU sets its dice aside in Shake Up (a die picked, not shaken)."""
+    def mid(r):
+        s = r.app.screen
+        return (s.NAME == "shakeup" and s.view == ss.DICE and r.app.cpus[s.game.player]
+                and s.pending != s.game.held and not r.app.tumbling)
+    play(r, log, until=mid)
+
+
+def test_continue_in_the_middle_of_a_cpu_turn():
+    # Two games from the same seed: one left (BACK) while the CPU sets dice aside and
+    # continued, one played straight on: the CPU's turn ends the same way.
+    logs = []
+    ends = []
+    for leave in (False, True):
+        r = _start("cpu_cont%d" % leave, "SHAKE UP", 2, (0, 2), seed=11)
+        log = Log()
+        _to_cpu_dice(r, log)
+        if leave:
+            r.press(BACK)
+            assert r.screen == "menu"
+            kind, blob, ui = r.app.store.load_game()
+            assert ui[0] & 0x80 and ui[1] == 0x08, ui[:2]  # GREEN: NORMAL
+            r.app.cpus[:] = bytes(4)  # Continue restores them from the save
+            r.app.screen.enter()
+            ui_rig.to_item(r, "CONTINUE")
+            r.press(OK)
+            assert r.screen == "shakeup" and bytes(r.app.cpus) == b"\x00\x02\x00\x00"
+        seat = r.app.screen.game.player
+        # On by itself (no key) until the human's turn.
+        for _ in range(3000):
+            s = r.app.screen
+            if s.NAME == "shakeup" and s.game.player != seat and not s.ack:
+                break
+            r.step()
+        s = r.app.screen
+        assert s.NAME == "shakeup" and s.game.player != seat, "the CPU's turn resumed"
+        ends.append(s.game.to_bytes())
+        logs.append(log)
+    assert ends[0] == ends[1]
+
+
+def test_frenzy_cpu_saves_its_seats_and_continues():
+    r = _start("cpu_fzcont", "FARKLE FRENZY", 2, (3, 0), seed=5)
+    log = Log()
+
+    def cpu_picking(r):
+        s = r.app.screen
+        return (s.NAME == "frenzy" and s.view == fs.V_PLAY and r.app.cpus[s.game.player]
+                and s.game.phase == 3 and s.mask)
+    play(r, log, until=cpu_picking)
+    g0 = r.app.screen.game.to_bytes()
+    r.press(BACK)
+    kind, blob, ui = r.app.store.load_game()
+    assert kind == games.FRENZY and blob == g0 and ui[0] & 0x80 and ui[1] == 0x03
+    ui_rig.to_item(r, "CONTINUE")
+    r.press(OK)
+    assert r.screen == "frenzy" and bytes(r.app.cpus) == b"\x03\x00\x00\x00"
+    play(r, log)
+    assert log.winner >= 0
+
+
+def test_ok_fast_forwards_a_cpu_turn():
+    # The CPU's first turn (from its BOARD view to the human's): pressing OK through it
+    # takes far fewer frames than watching it, and ends the same way.
+    frames = []
+    ends = []
+    for fast in (False, True):
+        r = _start("cpu_fast%d" % fast, "SHAKE UP", 2, (2, 0), seed=2)
+        app = r.app
+        log = Log()
+        play(r, log, until=lambda r: r.app.screen.NAME == "shakeup" and r.app.screen.view
+             == ss.BOARD and r.app.cpus[r.app.screen.game.player])
+        n = 0
+        while n < 4000:
+            s = app.screen
+            if s.view == ss.BOARD and not app.cpus[s.game.player]:
+                break
+            if app.tumbling:  # as long either way
+                r.step()
+            elif fast and _cpu_acts(s):
+                r.press(OK, 0)
+                n += 1
+            else:
+                r.step()
+                n += 1
+        frames.append(n)
+        ends.append(s.game.to_bytes())
+    assert frames[1] * 2 < frames[0], frames
+    assert ends[0] == ends[1]
+
+
+def test_golden_cpu_turns():
+    r = _start("cpu_gold", "SHAKE UP", 2, (0, 2), seed=21)
+    log = Log()
+    shots = {}
+
+    def keeps(r):
+        s = r.app.screen
+        if s.NAME != "shakeup" or not r.app.cpus[s.game.player] or r.app.tumbling:
+            return False
+        n = r.app.notice or ""
+        if s.view == ss.DICE and n.startswith("KEEPS") and "keeps" not in shots:
+            shots["keeps"] = r.frame()
+        if s.view == ss.MOVE and n.startswith("MOVES UP") and "move" not in shots:
+            shots["move"] = r.frame()
+        return len(shots) == 2
+    play(r, log, until=keeps)
+    compare("cpu_su_keeps", shots["keeps"])
+    compare("cpu_su_move", shots["move"])
+    r = _start("cpu_gold_fz", "FARKLE FRENZY", 2, (0, 3), seed=21)
+
+    def take(r):
+        s = r.app.screen
+        return (s.NAME == "frenzy" and s.view == fs.V_PLAY and r.app.cpus[s.game.player]
+                and (r.app.notice or "").startswith("KEEPS"))
+    play(r, log, until=take)
+    r.step()
+    compare("cpu_fz_keeps", r.frame())
+
+
+def test_three_button_board_sets_up_and_leaves_a_cpu_turn():
+    if not ui_rig.have_sim():
+        return
+    r = ui_rig.Rig("cpu_3b", seed=4, board="lolin32_oled")
+    assert r.app.dev.buttons.three
+    ui_rig.at_menu(r)
+    ui_rig.setup_game(r, "SHAKE UP", 2, (1, 0))  # NEXT and OK only
+    assert r.screen == "shakeup" and bytes(r.app.cpus[:2]) == b"\x01\x00"
+    r.step(10)
+    s = r.app.screen
+    assert r.app.cpus[s.game.player] and s.view == ss.ROLLOFF
+    r.long_ok()  # BACK on this board, in the middle of the CPU's turn
+    assert r.screen == "menu" and r.app.store.has_game()
+
+
+def test_a_plain_move_hands_over_with_one_press():
+    # Two humans; RED starts (roll-off 6 against 1) and shakes three 1s: a MOVE, and
+    # with every pawn on level 1 only one level can move. After STOP the move is made
+    # and told on the pass screen: one press (was: result, move, notice, pass: four).
+    r = ui_rig.scripted("cpu_handover", ui_rig.faces(6, 1, 1, 1, 1, 2))
+    ui_rig.at_menu(r)
+    ui_rig.setup_game(r, "SHAKE UP", 2, (0, 0))
+    for _ in range(20):  # the roll-off, by OK presses
+        s = r.app.screen
+        if s.NAME == "shakeup" and s.view == ss.BOARD:
+            break
+        r.press(OK)
+        r.wait(600)
+    s = r.app.screen
+    assert s.view == ss.BOARD and s.game.player == 0 and r.app.holder == 0
+    r.press(OK)
+    r.wait(600)
+    assert s.view == ss.DICE and sorted(s.game.dice) == [1, 1, 1, 2]
+    while s.cur != 5:
+        r.press(NEXT)
+    r.press(OK)  # STOP: the turn's last decision
+    p = r.app.screen
+    assert p.NAME == "pass" and p.seat == 1, p.NAME
+    assert p.note and p.note[0] == "RED: MOVE" and "RED UP FROM LEVEL 1" in p.note, p.note
+    assert s.game.count(0, 2) == 1  # the move is made
+    compare("su_pass_note", r.frame())
+    r.press(OK)  # the one press
+    assert r.app.screen is s and s.view == ss.BOARD and s.game.player == 1
+    assert r.app.holder == 1
+
+
+def test_stats_and_how_to_play_tell_of_the_cpus():
+    r = ui_rig.Rig("cpu_stats")
+    r.wait(1500)
+    st = r.app.store.load_stats()
+    store.record_game(st, games.FRENZY, 0, cpus=b"\x00\x02")  # a human beat NORMAL
+    store.record_game(st, games.FRENZY, 1, cpus=b"\x00\x02")
+    store.record_game(st, games.SHAKEUP, 2, cpus=b"\x01\x00\x03")
+    r.app.store.save_stats(st)
+    ui_rig.to_item(r, "STATS")
+    r.press(OK)
+    s = r.app.screen
+    assert s.NAME == "stats" and s.lines[2] == "FRENZY: 0 GAMES", s.lines
+    assert s.cpu_lines == ["SHAKE UP", "EASY: WON 0 OF 0", "NORMAL: WON 0 OF 0",
+                           "HARD: WON 0 OF 1", "FRENZY", "EASY: WON 0 OF 0",
+                           "NORMAL: WON 1 OF 2", "HARD: WON 0 OF 0"], s.cpu_lines
+    r.press(NEXT)  # CPUS
+    r.press(OK)
+    assert s.page == 1
+    compare("stats_cpu", r.frame())
+    r.press(PREV)  # MENU
+    r.press(OK)
+    assert r.screen == "menu"
+    from ui import howto
+    titles = [p[0] for p in howto.PAGES]
+    assert "CPU PLAYERS" in titles
+    text = " ".join(howto.PAGES[titles.index("CPU PLAYERS")][1])
+    for want in ("EASY", "NORMAL", "HARD", "OK HURRIES"):
+        assert want in text, want
