@@ -5,7 +5,7 @@ app.cpu) and forgotten with the game. While a CPU decides, the game screen
 hands each frame's events to `tick(scr, q)` instead of acting on them itself.
 
 A turn is shown as a person would play it, one visible step at a time: the CPU thinks
-with its core module's think() (one bounded step per frame), then sets aside or
+with its core module's think() (_STEPS bounded steps a frame), then sets aside or
 selects the dice one by one, says what it does in a short line (the app's notice:
 "KEEPS 6 6", "MOVES UP FROM LEVEL 2", "STOPS WITH 650", ...) and makes the decision
 through the screen's own code: its dice are shaken with app.start_roll() (the same
@@ -31,15 +31,9 @@ except ImportError:
 _PICK_MS = const(350)   # between the dice it sets aside or selects, one by one
 _READ_MS = const(1100)  # a line to read before the decision is made
 _ACK_MS = const(1600)   # a CPU's result, move or Farkle on screen before play goes on
-_TABLE = "shakeup2.bin"
-
-
-def _path(mod, name):
-    # data/<name> beside the core package: the file's place on the device ("/data/"
-    # when the module is frozen and its __file__ relative) and in a checkout.
-    f = getattr(mod, "__file__", "") or ""
-    i = f.rfind("core/")
-    return (f[:i] if i > 0 else "") + "data/" + name
+# think() steps per frame: each at most ~7 ms on an ESP32 (tools/cpu_report.py), so
+# three fit a 33 ms frame beside the idle frame's ~2 ms (README "Frame time").
+_STEPS = const(3)
 
 
 class CpuTurn:
@@ -93,7 +87,7 @@ class CpuTurn:
     # ---- thinking --------------------------------------------------------------------
 
     def _think(self, scr):
-        """The CPU's decision for g.player, one step per frame: yields 0 (think on in
+        """The CPU's decision for g.player, _STEPS steps a frame: yields 0 (think on in
         the next frame), returns the decision (`d = yield from self._think(scr)`)."""
         app = self.app
         g = scr.game
@@ -106,29 +100,24 @@ class CpuTurn:
             else:
                 import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
             self.mod = mod
-        think = getattr(mod, "think", None)
-        d = None
-        if think is None:  # a module with choose() only: one step
-            d = mod.choose(g, skill, rng=app.source)
         if skill == 2 and self.table is None and not self.missing:
-            opener = getattr(mod, "open_table", None)
             try:
-                if opener is not None:
-                    self.table = opener()  # None when the file is missing
-                elif kind == SHAKEUP:
-                    self.table = open(_path(mod, _TABLE), "rb")
+                self.table = mod.open_table()  # None when the file is missing
             except OSError:
                 pass
             if self.table is None:
                 self.missing = True  # not looked for again
-                if think is not None:
-                    app.say("NO HARD TABLE:", "HARD PLAYS AS NORMAL")
+                app.say("NO HARD TABLE:", "HARD PLAYS AS NORMAL")
         if skill == 2 and self.table is None:
             skill = 1  # HARD needs its table
-        if think is not None:
-            for d in think(g, skill, rng=app.source, table=self.table):
-                if d is not None:
-                    break
+        d = None
+        n = 0
+        for d in mod.think(g, skill, rng=app.source, table=self.table):
+            if d is not None:
+                break
+            n += 1
+            if n == _STEPS:
+                n = 0
                 yield 0
         if d is None:
             raise ValueError("the CPU made no decision")
