@@ -319,3 +319,24 @@ def test_item10_check_allocates_nothing():
         d = Display(bus, kind=kind)
         d.show()
         assert no_alloc(d.check)
+
+
+def test_item10_a_panel_whose_reads_are_not_its_status_is_not_set_up_again_and_again():
+    # A clone that answers reads with all ones (BUSY and OFF at once) cannot tell; one
+    # that always reads "off" is set up three times, then no longer asked: never an
+    # init sequence (a visible blink) every 2 s for the rest of the session.
+    for answer in (0xFF, 0x40):
+        d = _panel()
+        _drawn(d)
+        d.show()
+        o = SIM.oled
+        o.read = lambda n, a=answer: bytes((a,)) * n
+        revived = 0
+        for _ in range(10):
+            if not d.check():
+                revived += 1
+                assert d.init()
+                d.show()
+        assert revived == (0 if answer == 0xFF else 3), (answer, revived)
+        m = mark()
+        assert d.check() and len(_reads(0x3C, m)) == (1 if answer == 0xFF else 0)

@@ -23,7 +23,10 @@ power=None, power_level=0)`:
   everything (charge pump, orientation, contrast, RAM): `ok` turns False and init()
   plus a full frame restore it (power.drive_display calls check() every 2 s and does
   that; no frame pays for it). While asleep the status cannot tell, so sleep(False)
-  sends the command sequence and the whole frame again before switching it on.
+  sends the command sequence and the whole frame again before switching it on. A read
+  of all ones (BUSY with OFF: a clone that does not drive reads) tells nothing, and a
+  panel that reads off three times in a row just after being set up is asked no more.
+  (The datasheet references above are to be checked against the PDFs: see README.)
 
 Rotation 0 / 180 is done by the panel (segment remap + COM scan direction), so it costs
 nothing per frame. The panel is switched on only after the first frame has been written,
@@ -129,6 +132,7 @@ class Display:
         self._cmd = bytearray(3)  # [0x00, command, argument]
         self._cmd1 = bytearray(2)  # [0x00, command]
         self._sb = bytearray(1)  # the status byte (check())
+        self._offs = 0  # check()s in a row that read "off" (3: the panel's reads are not its status)
         # The command sequence init() sends (after the 0x00 control byte), panel left off.
         flip = rotate == 180
         remap = 0xA0 if flip else 0xA1  # A1: column 0 at the left edge of common modules
@@ -215,13 +219,20 @@ class Display:
         its settings (a brownout the bus outlived); `ok` turns False so that init()
         and a full frame bring it back. Returns `ok`. Allocates nothing."""
         st = self._st
-        if not self.ok or not st[_LIT] or st[_ASLEEP]:
+        if not self.ok or not st[_LIT] or st[_ASLEEP] or self._offs >= 3:
             return self.ok
         try:
             self.i2c.writeto(self.addr, b"\x00")  # D/C# low: the read is the status
             self.i2c.readfrom_into(self.addr, self._sb)
-            if self._sb[0] & 0x40:  # D6: display off
+            # D6: display off; D7 (BUSY) set with it, as an all-ones read (a clone that
+            # does not drive reads), cannot tell. A panel that still reads off right
+            # after being set up three times does not report its status: stop asking,
+            # rather than set it up again every 2 s.
+            if self._sb[0] & 0xC0 == 0x40:
+                self._offs += 1
                 self.ok = False
+            else:
+                self._offs = 0
         except OSError:
             self.ok = False
         if not self.ok:
