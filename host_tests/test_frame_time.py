@@ -26,10 +26,11 @@ MARGIN = 1.25
 RUNS = 2
 # goal -> estimate recorded (ms, p99 on the 32-bit port: the worst of the runs made when
 # recorded, on a loaded machine; README "Frame time on the device" has the table). The
-# menu's redraw grew from 48 to 72 ms with this round's merges (the CONTINUE line that
-# says what is saved, the setup's seat rows): a regression to win back. Frenzy's
+# menu's redraw grew from 48 to 72-99 ms (its p99 is the max of ~35 frames: noisy) with
+# this round's merges (the CONTINUE line that says what is saved, the setup's seat
+# rows): a regression to win back. Frenzy's
 # redraw: 96.2 ms in make bench on main, 121.7 ms in a make test run on a loaded machine.
-OPEN = {"frame_menu_redraw": 72.5, "frame_shakeup_redraw": 95.0,
+OPEN = {"frame_menu_redraw": 100.0, "frame_shakeup_redraw": 95.0,
         "frame_shakeup_tumble": 55.0, "frame_frenzy_redraw": 122.0,
         "frame_frenzy_tumble": 60.0}
 STEADY = ["frame_menu_idle", "frame_menu_redraw"] + [
