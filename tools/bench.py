@@ -438,9 +438,9 @@ class Bench:
         cmd = " ".join(frame_model.command(name, LIB_REL, "<data>", "<path>", "<seed>"))
         self.details.append((
             "7. Frame time on an ESP32, estimated (README \"Frame time\"): compute on %s "
-            "(%s) x %.1f (misc_pystone %.0f passes/s here / %.2f on an ESP32 at %d MHz) + "
-            "the bus at %d kHz; paths %s, each run %d times (a frame's quickest run "
-            "counts); `%s`" % (
+            "(%s) x %.1f (misc_pystone %.0f passes/s here at the runs' own speed / %.2f "
+            "on an ESP32 at %d MHz) + the bus at %d kHz; paths %s, each run %d times (a "
+            "frame counts with its median run, in pystone passes of that run); `%s`" % (
                 name, frame_model.version_of(binary), ratio, 1e6 / us_pass,
                 frame_model.ESP32_PYSTONE, frame_model.ESP32_MHZ, hz // 1000,
                 ", ".join("%s (seed %d)" % (p, sd) for p, _, sd in paths), frame_model.RUNS,

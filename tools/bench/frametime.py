@@ -15,11 +15,14 @@ every collection far dearer than on the device. Every App.step() from the menu o
 timed, with a collection before it outside the timing (the firmware's own collections
 stay inside), and printed after it:
 
-    R f SCENE GROUP US BYTES WRITES POLL_US DRAW_US
+    R f SCENE GROUP US BYTES WRITES POLL_US DRAW_US WAIT_US PACE_US
 
 BYTES: what the display sent (address and control bytes included); WRITES: its bus
 transactions; POLL_US: of US, the stand-in devices' poll; DRAW_US: the screen's draw()
-alone, timed once more after the frame (frames that sent something). SCENE: 0 idle
+alone, timed once more after the frame (frames that sent something); WAIT_US: of US, the
+time the process waited for a CPU (another process ran: Linux's /proc/self/schedstat,
+its run delay, read before and after; 0 where there is none); PACE_US: the pace loop
+(below) timed just before the frame. SCENE: 0 idle
 (nothing sent), 1 redraw (a key's effect on the same screen: cursor, live score),
 2 tumble, 3 screen change, 4 start (menu -> a game: a new game or a Continue),
 5 feedback (a start's frame until its first frame was sent: the key press shown before
@@ -36,6 +39,53 @@ REF_RUNS = 200     # short runs: the fastest is the one no other process interru
 REF_PASSES = 100
 
 
+def pace_loop():
+    """A fixed loop of plain bytecode (no allocation, ~50 us here): the machine's speed
+    at a moment. Timed beside each pystone run (its quickest: the undisturbed speed)
+    and before each frame (`R pace US` / PACE_US), it tells how much slower than
+    undisturbed the frames ran on a loaded machine (frame_model.measure)."""
+    x = 0
+    for i in range(1000):
+        x = (x * 7 + i) & 0xFFFF
+    return x
+
+
+def timed_pace(waits):
+    t0 = ticks_us()
+    waits.mark(0)
+    pace_loop()
+    waits.mark(1)
+    dt = ticks_diff(ticks_us(), t0)
+    return dt - min(dt, waits.us(0, 1))
+
+
+class Waits:
+    """The time this process has waited for a CPU while runnable (Linux: the second field
+    of /proc/self/schedstat, ns; the kernel adds a wait when the process gets the CPU
+    back, so a frame that was preempted carries its wait exactly). None elsewhere: 0.
+    mark() reads the line into a buffer (inside the timing: no allocation, ~2 us);
+    us(a, b) parses two marks afterwards."""
+
+    def __init__(self):
+        try:
+            self.f = open("/proc/self/schedstat", "rb")
+        except OSError:
+            self.f = None
+        self.m = (bytearray(96), bytearray(96), bytearray(96))
+
+    def mark(self, i):
+        f = self.f
+        if f is not None:
+            f.seek(0)
+            f.readinto(self.m[i])
+
+    def us(self, a, b):
+        if self.f is None:
+            return 0
+        m = self.m
+        return (int(bytes(m[b]).split()[1]) - int(bytes(m[a]).split()[1])) // 1000
+
+
 class Timer:
     """Stands in for app.step: times the real one, classifies the frame and prints its
     line after the timing (a collection before each frame clears what printing left)."""
@@ -48,9 +98,11 @@ class Timer:
         self.poll0 = app.dev.poll
         self.show0 = app.display.show
         self.tpoll = 0
+        self.waits = Waits()
         self.keep = bytearray(len(app.display.buf))
         self.first = -1
         self.first_bytes = self.first_writes = self.t0 = self.b0 = self.w0 = 0
+
 
     def group(self, scr):
         return 0 if getattr(scr, "NAME", "screen") in MENU_NAMES else self.kind
@@ -66,6 +118,7 @@ class Timer:
         if self.first >= 0:
             return self.show0()
         self.first = ticks_diff(ticks_us(), self.t0) - self.tpoll  # the compute before it
+        self.waits.mark(2)
         n = self.show0()
         self.first_bytes = self.bus.bytes - self.b0  # and what it sent
         self.first_writes = self.bus.writes - self.w0
@@ -75,6 +128,7 @@ class Timer:
         app = self.app
         bus = self.bus
         gc.collect()
+        pace = timed_pace(self.waits)
         scr = app.screen
         was = app.tumbling
         self.b0 = b0 = bus.bytes
@@ -82,9 +136,13 @@ class Timer:
         sw = app.store.writes
         self.tpoll = 0
         self.first = -1
+        waits = self.waits
         self.t0 = t0 = ticks_us()
+        waits.mark(0)  # inside the timing: the wait the frame took is within it
         self.step0(now)
+        waits.mark(1)
         dt = ticks_diff(ticks_us(), t0)
+        w = waits.us(0, 1)
         after = app.screen
         nb = bus.bytes - b0
         g0 = self.group(scr)
@@ -115,21 +173,31 @@ class Timer:
             buf[:] = keep
         if scene == 4:
             # The start's feedback first: until its first frame was sent.
-            first = self.first if self.first >= 0 else dt - tp
-            out("f", 5, g0, first + tp, self.first_bytes, self.first_writes, tp, 0)
-        out("f", scene, g1 or g0, dt, nb, bus.writes - w0, tp, draw)
+            if self.first >= 0:
+                first, fw = self.first, waits.us(0, 2)
+            else:
+                first, fw = dt - tp, w
+            out("f", 5, g0, first + tp, self.first_bytes, self.first_writes, tp, 0,
+                min(fw, first), pace)
+        out("f", scene, g1 or g0, dt, nb, bus.writes - w0, tp, draw, min(w, dt), pace)
 
 
 def pystone(perf_pystone):
     """The reference loop, REF_RUNS times: `R pystone US PASSES`, before the harness
     and the firmware load: the published figures ran on a fresh interpreter (a big,
-    fragmented heap makes its allocations slower)."""
+    fragmented heap makes its allocations slower). With each, the pace loop: `R pace
+    US`."""
+    waits = Waits()
     for _ in range(REF_RUNS):
         gc.collect()
+        out("pace", timed_pace(waits))
         perf_pystone.Setup()
         t0 = ticks_us()
+        waits.mark(0)
         perf_pystone.Proc0(REF_PASSES)
-        out("pystone", ticks_diff(ticks_us(), t0), REF_PASSES)
+        waits.mark(1)
+        dt = ticks_diff(ticks_us(), t0)
+        out("pystone", dt - min(dt, waits.us(0, 1)), REF_PASSES)
 
 
 def _copy_data(data, fs):
