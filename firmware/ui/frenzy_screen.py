@@ -713,6 +713,27 @@ class FrenzyScreen(Screen):
             from ui.frenzy_tables import draw
             draw(self, fb)
 
+    def draw_tumble(self, fb):
+        """A tumble's frame over the last one (the app's, when dirty is its _DICE): the
+        tumbling dice alone, each erased and drawn as _draw_play() draws it (the same
+        pixels: host_tests/test_tumble_draw.py). False: not the play view."""
+        if self.view != V_PLAY:
+            return False
+        g = self.game
+        frame = self.app.frame
+        m = self.tumble_mask
+        if g.phase != PH_COMMON:
+            for i in range(g.to_roll()):
+                if m >> i & 1:
+                    fb.fill_rect(i * _DX, _DY, DIE_L, DIE_L + 1, 0)
+                    gfx.die(fb, i * _DX, _DY + ((frame + i) & 1),
+                            (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1)
+        if m & 0x20:
+            fb.fill_rect(_CX, _DY, DIE_L, DIE_L + 1, 0)
+            gfx.die(fb, _CX, _DY + (frame & 1),
+                    (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
+        return True
+
     def _draw_play(self, fb):
         g = self.game
         app = self.app

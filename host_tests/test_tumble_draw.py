@@ -1,0 +1,95 @@
+# portable: runs under MicroPython too
+"""A tumble's frames after its first redraw only the tumbling dice (the screens'
+draw_tumble(), over the last frame; app.step): each such frame must be the frame a
+full draw() makes. Random buttons and shakes in both games, every tumbling frame
+compared with a full redraw (README "Frame time on the device")."""
+import ui_rig
+from core.seeded import Seeded
+from test_ui_frenzy import start_game
+from test_ui_frenzy_mash import steer_take
+from ui import frenzy_screen as fs
+
+# PRESS of PREV / NEXT / OK, a shake (mostly), a pause.
+_MIX = b"\x02\x02\x01\x00\x04\x04\x04\x04\x05"
+
+
+def _watch(r):
+    """Every shown tumbling frame against fill(0) + draw(); -> ([partial frames seen],
+    the screen class, its draw_tumble). The class is the one the app imported (it
+    forgets a game's modules at the menu)."""
+    app = r.app
+    cls = type(app.screen)
+    d = app.display
+    show0 = d.show
+    keep = bytearray(len(d.buf))
+    seen = [0]
+    orig = cls.draw_tumble
+
+    def draw_tumble(self, fb):
+        ok = orig(self, fb)
+        if ok:
+            seen[0] += 1
+        return ok
+
+    def show():
+        scr = app.screen
+        if app.tumbling and app.notice is None and type(scr) is cls:
+            keep[:] = d.buf
+            d.fb.fill(0)
+            scr.draw(d.fb)
+            same = d.buf == keep
+            if not same:
+                want = bytes(d.buf)
+                d.buf[:] = keep
+                raise AssertionError("a tumble's frame differs from draw():\n" +
+                                     ui_rig.diff_art(want, bytes(keep)))
+        return show0()
+    cls.draw_tumble = draw_tumble
+    d.show = show
+    return seen, cls, orig
+
+
+def _mash(r, seed, events, steer=None):
+    """Random inputs; steer(r, byte): what unblocks the game (Frenzy's TAKE)."""
+    seen, cls, orig = _watch(r)
+    try:
+        rnd = Seeded(seed)
+        for k in range(events):
+            b = rnd(2)
+            if steer is not None and k % 8 == 7 and steer(r, b[1]):
+                continue
+            ui_rig.mash_input(r, _MIX[b[0] % len(_MIX)], b[1])
+    finally:
+        cls.draw_tumble = orig
+    return seen[0]
+
+
+def test_shakeup_tumble_frames_are_full_frames():
+    r = ui_rig.Rig("tumble1", seed=3, sim=False)
+    r.wait(1500)
+    ui_rig.humans_only(r.app)
+    ui_rig.setup_game(r, "SHAKE UP", 3)
+    assert r.screen == "shakeup"
+    n = _mash(r, 11, 300)
+    assert n > 100, n  # partial frames compared
+
+
+def _take(r, pick):
+    """Random presses rarely build a scoring selection: now and then, take one."""
+    from core import frenzy as fz
+    s = r.app.screen
+    if s.NAME == "frenzy" and s.view == fs.V_PLAY and s.game.phase == fz.PH_TAKE \
+            and not r.app.tumbling:
+        steer_take(r, pick)
+        return True
+    return False
+
+
+def test_frenzy_tumble_frames_are_full_frames():
+    r = ui_rig.Rig("tumble2", seed=5, sim=False)
+    r.wait(1500)
+    ui_rig.humans_only(r.app)
+    start_game(r, 2, 0)
+    assert r.screen == "frenzy"
+    n = _mash(r, 12, 400, _take)
+    assert n > 100, n  # partial frames compared
