@@ -26,7 +26,10 @@ its run delay, read before and after; 0 where there is none); PACE_US: the pace 
 (nothing sent), 1 redraw (a key's effect on the same screen: cursor, live score),
 2 tumble, 3 screen change, 4 start (menu -> a game: a new game or a Continue),
 5 feedback (a start's frame until its first frame was sent: the key press shown before
-the work; printed before the start's own line), 6 a store write (a decision saved).
+the work; printed before the start's own line), 6 a store write (a decision saved),
+7 new view (the same screen object shows another view: NEW_VIEW_PAGES or more of the 8
+display pages sent, e.g. a result, a Farkle, a score sheet: to the player a screen
+change).
 GROUP: 0 menu screens, 1 Shake Up, 2 Farkle Frenzy.
 """
 import gc
@@ -35,6 +38,7 @@ import sys
 from harness import mkdir, out, paths, ticks_diff, ticks_us
 
 MENU_NAMES = ("splash", "menu", "setup", "settings", "howto", "stats", "screen")
+NEW_VIEW_PAGES = 5  # more than half of the display redrawn: a new view, not a redraw
 REF_RUNS = 200     # short runs: the fastest is the one no other process interrupted
 REF_PASSES = 100
 
@@ -132,6 +136,7 @@ class Timer:
         scr = app.screen
         was = app.tumbling
         self.b0 = b0 = bus.bytes
+        p0 = bus.pages
         self.w0 = w0 = bus.writes
         sw = app.store.writes
         self.tpoll = 0
@@ -153,6 +158,8 @@ class Timer:
             scene = 6
         elif was or app.tumbling:
             scene = 2
+        elif nb and bus.pages - p0 >= NEW_VIEW_PAGES:
+            scene = 7
         elif nb:
             scene = 1
         else:
