@@ -67,6 +67,7 @@ from hal.events import SHAKE_END, SHAKE_START
 from power import DEEP, OFF, Power, nap
 from store import S_CONTRAST, S_SENS, S_SOUND
 from ui import gfx, screens
+from ui.screens import DIRTY_DICE
 from ui.sounds import LAND, RATTLE, SELECT, TUNES
 
 _TYPES = const(0)  # the App's attribute types, for pyright (on the device "if 0:" is no code)
@@ -84,7 +85,6 @@ if _TYPES:
 
 FRAME_MS = const(33)
 _TUMBLE_MS = const(450)      # the tumble after OK
-_DICE = const(2)  # screen.dirty: a tumble's frame, the dice alone (True: all of it)
 _TUMBLE_MAX = const(4000)    # a shake that never ends still lands
 _NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
@@ -425,7 +425,7 @@ class App:
                 busy = not landed  # after a shake the screen updates in this frame too
             else:
                 if self.frame & 1 and not scr.dirty:
-                    scr.dirty = _DICE  # only the tumbling dice change (draw_tumble)
+                    scr.dirty = DIRTY_DICE  # only the tumbling dice change
                 if ticks_diff(now_ms, self._rattle_next) >= 0:
                     self.play(RATTLE)
                     self._rattle_next = ticks_add(now_ms, 200)
@@ -450,18 +450,18 @@ class App:
         if self.notice is not None and ticks_diff(now_ms, self._notice_t) >= _NOTICE_MS:
             self.notice = line2 = self.notice2 = None
             scr.dirty = True
-        if scr.dirty == _DICE and self.tumbling and hasattr(scr, "draw_tumble") \
-                and scr.draw_tumble(self.display.fb):
-            # A tumble's frame after its first: the screen redrew its tumbling dice
-            # alone over the last frame (about 2 ms instead of 20-40 on an ESP32: the
-            # frame model, README "Frame time on the device"); show() sends their pages.
-            scr.dirty = False
-            self.display.show()
-        elif scr.dirty:
-            scr.dirty = False
+        if scr.dirty:
+            # DIRTY_DICE, a tumble's frame after its first: the screen's draw() redraws
+            # its tumbling dice alone over the last frame (about 2 ms instead of 20-40
+            # on an ESP32: the frame model, README "Frame time on the device").
+            dice = scr.dirty == DIRTY_DICE and self.tumbling
+            scr.dirty = DIRTY_DICE if dice else False
             fb = self.display.fb
-            fb.fill(0)
+            if not dice:
+                fb.fill(0)
             scr.draw(fb)
+            if dice:
+                scr.dirty = False
             if self.notice is not None:
                 # The notice: a white bar over the bottom lines, 1 px black above it.
                 y = 48 if line2 else 55

@@ -1,10 +1,11 @@
 # portable: runs under MicroPython too
-"""A tumble's frames after its first redraw only the tumbling dice (the screens'
-draw_tumble(), over the last frame; app.step): each such frame must be the frame a
-full draw() makes. Random buttons and shakes in both games, every tumbling frame
+"""A tumble's frames after its first redraw only the tumbling dice (app.step marks
+them dirty == DIRTY_DICE; the game screens' draw() then draws over the last frame):
+each such frame must be the frame a full draw() makes. Random buttons and shakes in both games, every tumbling frame
 compared with a full redraw (README "Frame time on the device")."""
 import ui_rig
 from core.seeded import Seeded
+from ui.screens import DIRTY_DICE
 from test_ui_frenzy import start_game
 from test_ui_frenzy_mash import steer_take
 from ui import frenzy_screen as fs
@@ -14,8 +15,8 @@ _MIX = b"\x02\x02\x01\x00\x04\x04\x04\x04\x05"
 
 
 def _watch(r):
-    """Every shown tumbling frame against fill(0) + draw(); -> ([partial frames seen],
-    the screen class, its draw_tumble). The class is the one the app imported (it
+    """Every shown tumbling frame against fill(0) + draw(); -> ([frames drawn over the
+    last one], the screen class, its draw). The class is the one the app imported (it
     forgets a game's modules at the menu)."""
     app = r.app
     cls = type(app.screen)
@@ -23,20 +24,19 @@ def _watch(r):
     show0 = d.show
     keep = bytearray(len(d.buf))
     seen = [0]
-    orig = cls.draw_tumble
+    orig = cls.draw
 
-    def draw_tumble(self, fb):
-        ok = orig(self, fb)
-        if ok:
+    def draw(self, fb):
+        if self.dirty == DIRTY_DICE:
             seen[0] += 1
-        return ok
+        return orig(self, fb)
 
     def show():
         scr = app.screen
         if app.tumbling and app.notice is None and type(scr) is cls:
             keep[:] = d.buf
             d.fb.fill(0)
-            scr.draw(d.fb)
+            orig(scr, d.fb)
             same = d.buf == keep
             if not same:
                 want = bytes(d.buf)
@@ -44,7 +44,7 @@ def _watch(r):
                 raise AssertionError("a tumble's frame differs from draw():\n" +
                                      ui_rig.diff_art(want, bytes(keep)))
         return show0()
-    cls.draw_tumble = draw_tumble
+    cls.draw = draw
     d.show = show
     return seen, cls, orig
 
@@ -60,7 +60,7 @@ def _mash(r, seed, events, steer=None):
                 continue
             ui_rig.mash_input(r, _MIX[b[0] % len(_MIX)], b[1])
     finally:
-        cls.draw_tumble = orig
+        cls.draw = orig
     return seen[0]
 
 

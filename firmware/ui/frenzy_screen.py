@@ -47,7 +47,7 @@ from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, NEXT, OK, PREV, Screen, key, rematch
+from ui.screens import BACK, COLOURS, DIRTY_DICE, NEXT, OK, PREV, Screen, key, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -681,6 +681,27 @@ class FrenzyScreen(Screen):
 
     def draw(self, fb):
         v = self.view
+        if self.dirty == DIRTY_DICE:
+            # A tumble's frame over the last one (app.step): the tumbling dice alone,
+            # each erased and drawn as _draw_play() draws it (the same pixels:
+            # host_tests/test_tumble_draw.py); another view is drawn in full.
+            self.dirty = False
+            if v == V_PLAY:
+                g = self.game
+                frame = self.app.frame
+                m = self.tumble_mask
+                if g.phase != PH_COMMON:
+                    for i in range(g.to_roll()):
+                        if m >> i & 1:
+                            fb.fill_rect(i * _DX, _DY, DIE_L, DIE_L + 1, 0)
+                            gfx.die(fb, i * _DX, _DY + ((frame + i) & 1),
+                                    (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1)
+                if m & 0x20:
+                    fb.fill_rect(_CX, _DY, DIE_L, DIE_L + 1, 0)
+                    gfx.die(fb, _CX, _DY + (frame & 1),
+                            (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
+                return
+            fb.fill(0)
         if v == V_PLAY:
             self._draw_play(fb)
         elif v == V_FARKLE:
@@ -712,27 +733,6 @@ class FrenzyScreen(Screen):
         else:  # the summary, the scores, the winner
             from ui.frenzy_tables import draw
             draw(self, fb)
-
-    def draw_tumble(self, fb):
-        """A tumble's frame over the last one (the app's, when dirty is its _DICE): the
-        tumbling dice alone, each erased and drawn as _draw_play() draws it (the same
-        pixels: host_tests/test_tumble_draw.py). False: not the play view."""
-        if self.view != V_PLAY:
-            return False
-        g = self.game
-        frame = self.app.frame
-        m = self.tumble_mask
-        if g.phase != PH_COMMON:
-            for i in range(g.to_roll()):
-                if m >> i & 1:
-                    fb.fill_rect(i * _DX, _DY, DIE_L, DIE_L + 1, 0)
-                    gfx.die(fb, i * _DX, _DY + ((frame + i) & 1),
-                            (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1)
-        if m & 0x20:
-            fb.fill_rect(_CX, _DY, DIE_L, DIE_L + 1, 0)
-            gfx.die(fb, _CX, _DY + (frame & 1),
-                    (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
-        return True
 
     def _draw_play(self, fb):
         g = self.game

@@ -13,6 +13,9 @@ Screen protocol (every screen, including the game screens):
               PREV/NEXT). Not called while the dice tumble.
   draw(fb)    fb is already cleared to black; draw the whole screen. No allocation:
               format strings in update() when the state changes, not here.
+              Game screens: with `dirty == DIRTY_DICE` (the app, a tumble's frame
+              after its first) fb holds the last frame: redraw the tumbling dice
+              alone (or clear fb and draw it all)
 
 Game screens (ui.shakeup_screen.ShakeUpScreen, ui.frenzy_screen.FrenzyScreen) add:
   Cls(app, game, ui=None)  game: the core Game (new or restored); ui: the bytes the
@@ -71,6 +74,7 @@ except ImportError:
         return x
 
 
+DIRTY_DICE = const(2)  # Screen.dirty: only the tumbling dice changed (True: all of it)
 COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
 INITIALS = "RGBY"
 

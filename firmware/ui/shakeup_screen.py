@@ -40,7 +40,7 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, \
+from ui.screens import BACK, COLOURS, DIRTY_DICE, INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, \
     end_choices, key, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
@@ -397,30 +397,6 @@ class ShakeUpScreen(Screen):
 
     # ---- drawing --------------------------------------------------------------------
 
-    def draw_tumble(self, fb):
-        """A tumble's frame over the last one (the app's, when dirty is its _DICE): the
-        tumbling dice alone, each erased and drawn as draw() draws it (the same pixels:
-        host_tests/test_tumble_draw.py). False: not a view with dice to tumble."""
-        v = self.view
-        f = self.app.frame
-        me = self.game.player
-        if v == ROLLOFF:
-            cw = 128 // self.game.players
-            x = me * cw + (cw - DIE_L) // 2
-            fb.fill_rect(x, 20, DIE_L + 1, DIE_L, 0)
-            gfx.die(fb, x + (f & 1), 20, (f * 5 + me * 3 + (f >> 2)) % 6 + 1)
-            return True
-        if v != DICE and v != BOARD:
-            return False
-        pend = 0 if v == BOARD else self.pending
-        for i in range(4):
-            if not pend >> i & 1:
-                x = 12 + 29 * i
-                fb.fill_rect(x, _DIE_Y, DIE_L + 1, DIE_L + 1, 0)
-                gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
-                        (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
-        return True
-
     def draw(self, fb):
         v = self.view
         g = self.game
@@ -428,6 +404,27 @@ class ShakeUpScreen(Screen):
         f = app.frame
         tumbling = app.tumbling
         me = g.player
+        if self.dirty == DIRTY_DICE:
+            # A tumble's frame over the last one (app.step): the tumbling dice alone,
+            # each erased and drawn as below (the same pixels:
+            # host_tests/test_tumble_draw.py); other views are drawn in full.
+            self.dirty = False
+            if v == ROLLOFF:
+                cw = 128 // g.players
+                x = me * cw + (cw - DIE_L) // 2
+                fb.fill_rect(x, 20, DIE_L + 1, DIE_L, 0)
+                gfx.die(fb, x + (f & 1), 20, (f * 5 + me * 3 + (f >> 2)) % 6 + 1)
+                return
+            if v == DICE or v == BOARD:
+                pend = 0 if v == BOARD else self.pending
+                for i in range(4):
+                    if not pend >> i & 1:
+                        x = 12 + 29 * i
+                        fb.fill_rect(x, _DIE_Y, DIE_L + 1, DIE_L + 1, 0)
+                        gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
+                                (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
+                return
+            fb.fill(0)
         if v == DICE or (tumbling and v == BOARD):
             all_tumble = v == BOARD
             gfx.label(fb, COLOURS[me], 0, 0)
