@@ -451,17 +451,14 @@ class App:
             self.notice = line2 = self.notice2 = None
             scr.dirty = True
         if scr.dirty:
-            # DIRTY_DICE, a tumble's frame after its first: the screen's draw() redraws
-            # its tumbling dice alone over the last frame (about 2 ms instead of 20-40
-            # on an ESP32: the frame model, README "Frame time on the device").
-            dice = scr.dirty == DIRTY_DICE and self.tumbling
-            scr.dirty = DIRTY_DICE if dice else False
             fb = self.display.fb
-            if not dice:
+            if scr.dirty != DIRTY_DICE:
                 fb.fill(0)
+            # DIRTY_DICE (a tumble's frame after its first, set above): the screen's
+            # draw() redraws its tumbling dice alone over the last frame (about 2 ms
+            # instead of 20-40 on an ESP32: README "Frame time on the device").
             scr.draw(fb)
-            if dice:
-                scr.dirty = False
+            scr.dirty = False
             if self.notice is not None:
                 # The notice: a white bar over the bottom lines, 1 px black above it.
                 y = 48 if line2 else 55

@@ -681,27 +681,8 @@ class FrenzyScreen(Screen):
 
     def draw(self, fb):
         v = self.view
-        if self.dirty == DIRTY_DICE:
-            # A tumble's frame over the last one (app.step): the tumbling dice alone,
-            # each erased and drawn as _draw_play() draws it (the same pixels:
-            # host_tests/test_tumble_draw.py); another view is drawn in full.
-            self.dirty = False
-            if v == V_PLAY:
-                g = self.game
-                frame = self.app.frame
-                m = self.tumble_mask
-                if g.phase != PH_COMMON:
-                    for i in range(g.to_roll()):
-                        if m >> i & 1:
-                            fb.fill_rect(i * _DX, _DY, DIE_L, DIE_L + 1, 0)
-                            gfx.die(fb, i * _DX, _DY + ((frame + i) & 1),
-                                    (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1)
-                if m & 0x20:
-                    fb.fill_rect(_CX, _DY, DIE_L, DIE_L + 1, 0)
-                    gfx.die(fb, _CX, _DY + (frame & 1),
-                            (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
-                return
-            fb.fill(0)
+        if self.dirty == DIRTY_DICE and v != V_PLAY:
+            fb.fill(0)  # a tumble's frame over the last one (_draw_play): not this view
         if v == V_PLAY:
             self._draw_play(fb)
         elif v == V_FARKLE:
@@ -741,10 +722,15 @@ class FrenzyScreen(Screen):
         seat = g.player
         tumbling = app.tumbling
         frame = app.frame
-        # The header: colour label, round, the player's score sheet total.
-        w = gfx.label(fb, COLOURS[seat], 0, 0)
-        gfx.text(fb, self.t_head, w + 3, 1)
-        gfx.right(fb, self.t_sheet, 128, 1)
+        # DIRTY_DICE, a tumble's frame (app.step): fb holds the last one, the tumbling
+        # dice are erased and drawn again, what does not move is drawn over itself, the
+        # rest is left (the same pixels as a full draw: host_tests/test_tumble_draw.py).
+        dice = self.dirty == DIRTY_DICE
+        if not dice:
+            # The header: colour label, round, the player's score sheet total.
+            w = gfx.label(fb, COLOURS[seat], 0, 0)
+            gfx.text(fb, self.t_head, w + 3, 1)
+            gfx.right(fb, self.t_sheet, 128, 1)
         # The rolled dice (or the ones about to be rolled).
         if ph == PH_COMMON:
             pass
@@ -753,6 +739,8 @@ class FrenzyScreen(Screen):
             for i in range(g.to_roll()):
                 if tumbling and m >> i & 1:
                     # A face that changes every other frame and differs between dice.
+                    if dice:
+                        fb.fill_rect(i * _DX, _DY, DIE_L, DIE_L + 1, 0)
                     gfx.die(fb, i * _DX, _DY + ((frame + i) & 1),
                             (frame // 2 * 5 + i * 3 + (frame >> 3) * i) % 6 + 1)
                 else:
@@ -769,6 +757,8 @@ class FrenzyScreen(Screen):
         fb.vline(x - 5, _DY, 17, 1)
         c = g.common
         if tumbling and self.tumble_mask & 0x20:
+            if dice:
+                fb.fill_rect(x, _DY, DIE_L, DIE_L + 1, 0)
             gfx.die(fb, x, _DY + (frame & 1), (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
         elif ph == PH_COMMON or not c:
             gfx.die(fb, x, _DY, _UNKNOWN)
@@ -790,6 +780,8 @@ class FrenzyScreen(Screen):
                 # Counted already in this set of five: struck through.
                 for i in range(15):
                     fb.pixel(x + 1 + i, _DY + 15 - i, 1)
+        if dice:
+            return
         if ph == PH_TAKE and cur_item <= IT_COMMON:
             gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
         if ph != PH_COMMON:

@@ -82,10 +82,6 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
         if page >= n:
             buf = None  # below the screen: fill_rect clips it
         sh = y & 7
-        # Within its page (the font's rows shifted by sh stay under bit 8): a column
-        # is one byte operation, and a glyph wholly on the screen needs no checks
-        # (the frame model's redraws: text is most of a screen's drawing).
-        inpage = sh + _h <= 8
     raw = not isinstance(s, str)  # bytes: ints already
     for ch in s:
         o = ch if raw else ord(ch)
@@ -98,20 +94,9 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
             w = widths[31]
         base = i * 5
         if buf is not None:
-            at = page + x
-            if inpage and 0 <= x <= _W - w:
-                if c:
-                    for k in range(base, base + w):
-                        buf[at] |= data[k] << sh
-                        at += 1
-                else:
-                    for k in range(base, base + w):
-                        buf[at] &= ~(data[k] << sh)
-                        at += 1
-                x += w + 1
-                continue
             # Column bits shifted to the row in the page; what passes bit 7 goes to the
             # page below (if any). Columns off the screen are skipped.
+            at = page + x
             for k in range(base, base + w):
                 bits = data[k] << sh
                 if bits and 0 <= at - page < 128:

@@ -404,43 +404,33 @@ class ShakeUpScreen(Screen):
         f = app.frame
         tumbling = app.tumbling
         me = g.player
-        if self.dirty == DIRTY_DICE:
-            # A tumble's frame over the last one (app.step): the tumbling dice alone,
-            # each erased and drawn as below (the same pixels:
-            # host_tests/test_tumble_draw.py); other views are drawn in full.
-            self.dirty = False
-            if v == ROLLOFF:
-                cw = 128 // g.players
-                x = me * cw + (cw - DIE_L) // 2
-                fb.fill_rect(x, 20, DIE_L + 1, DIE_L, 0)
-                gfx.die(fb, x + (f & 1), 20, (f * 5 + me * 3 + (f >> 2)) % 6 + 1)
-                return
-            if v == DICE or v == BOARD:
-                pend = 0 if v == BOARD else self.pending
-                for i in range(4):
-                    if not pend >> i & 1:
-                        x = 12 + 29 * i
-                        fb.fill_rect(x, _DIE_Y, DIE_L + 1, DIE_L + 1, 0)
-                        gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
-                                (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
-                return
+        # DIRTY_DICE, a tumble's frame (app.step): fb holds the last one, the tumbling
+        # dice alone are erased and drawn again (the same pixels as a full draw:
+        # host_tests/test_tumble_draw.py); another view is drawn in full.
+        dice = self.dirty == DIRTY_DICE and (v == DICE or v == BOARD)
+        if self.dirty == DIRTY_DICE and not dice:
             fb.fill(0)
         if v == DICE or (tumbling and v == BOARD):
             all_tumble = v == BOARD
-            gfx.label(fb, COLOURS[me], 0, 0)
-            gfx.right(fb, "SHAKE 1/3" if all_tumble else self.banner, 128, 1)
+            if not dice:
+                gfx.label(fb, COLOURS[me], 0, 0)
+                gfx.right(fb, "SHAKE 1/3" if all_tumble else self.banner, 128, 1)
             held = g.held
             pend = self.pending
             for i in range(4):
                 x = 12 + 29 * i
                 if all_tumble or (tumbling and not pend >> i & 1):
                     # Tumbling faces: a cheap scramble of the frame number.
+                    if dice:
+                        fb.fill_rect(x, _DIE_Y, DIE_L + 1, DIE_L + 1, 0)
                     gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
                             (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
-                    continue
-                gfx.die(fb, x, _DIE_Y, g.dice[i], DIE_L, bool(pend >> i & 1))
-                if held >> i & 1:
-                    fb.fill_rect(x, _DIE_Y + 19, DIE_L, 2, 1)  # the set-aside mark
+                elif not dice:
+                    gfx.die(fb, x, _DIE_Y, g.dice[i], DIE_L, bool(pend >> i & 1))
+                    if held >> i & 1:
+                        fb.fill_rect(x, _DIE_Y + 19, DIE_L, 2, 1)  # the set-aside mark
+            if dice:
+                return
             if all_tumble:
                 gfx.center(fb, "SHAKING...", 44)
                 return
