@@ -94,6 +94,7 @@ class Screen:
     NAME = "screen"
     rolling = False
     tumble_mask = 0
+    dirty: int  # True, False or DIRTY_DICE (an annotation only: no code on the device)
 
     def __init__(self, app):
         self.app = app
