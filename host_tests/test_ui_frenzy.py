@@ -155,11 +155,26 @@ class Pilot(ui_rig.Player):
                 for i in range(s.nitems):
                     has_c = has_c or s.items[i] == fs.IT_COMMON
                 assert has_c == any(d & COMMON_BIT for d in legal)
+                # It offers exactly the dice some selection counts, and opens on TAKE
+                # with the best one marked: the most points (no other has as many).
+                offered = 0
+                for i in range(s.nitems):
+                    it = s.items[i]
+                    offered |= COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
+                anyd = 0
+                for d in legal:
+                    anyd |= d & 0x3F
+                assert offered == anyd, (offered, anyd)
+                assert s.items[s.cur] == fs.IT_TAKE
+                top = max(self.shadow.points(d & 0x3F) for d in legal)
+                assert [d & 0x3F for d in legal if self.shadow.points(d & 0x3F) == top] \
+                    == [s.mask], (s.mask, top)
                 m = self.choose_take(legal)
+                change = m ^ s.mask  # the dice to toggle from the marked selection
                 for i in range(s.nitems):
                     it = s.items[i]
                     bit = COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
-                    if m & bit:
+                    if change & bit:
                         self.to_item(it)
                         r.press(OK)
                 assert s.mask == m
