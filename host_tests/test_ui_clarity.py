@@ -163,8 +163,11 @@ def test_wild_picker_starts_on_the_best_value_and_asks_before_a_farkle():
     assert not s.wask and s.wildv == 2
     r.press(PREV)
     r.press(OK)
-    r.press(OK)                      # sure: declared, and a Farkle
-    assert s.game.wild == 1 and s.view == fs.V_FARKLE, (s.game.wild, s.view)
+    r.press(OK)                      # sure: declared, and a Farkle (solo: the round's
+    # end, told on the summary: the FARKLE row, the dice)
+    assert s.game.wild == 1 and s.view == fs.V_SUMMARY, (s.game.wild, s.view)
+    assert s.t_cols[0] == "FARKLE" and s.t_line2 == "RED FARKLED: 2 6 2 4 3", (
+        s.t_cols, s.t_line2)
 
 
 def test_frenzy_caret_stays_apart_from_the_running_total():

@@ -92,3 +92,73 @@ def test_the_best_selection_is_the_only_one_with_its_points():
                 v = roll[i] + 1
                 for j in range(i, n):
                     roll[j] = v
+
+
+def _pass(r):
+    assert r.screen == "pass", r.screen
+    r.press(OK)
+
+
+def test_a_farkle_at_a_rounds_end_is_told_on_the_summary():
+    # The round's last roll farkles: its FARKLE screen and then the summary took two
+    # presses; the summary tells it (the FARKLE row, the dice), one press goes on.
+    from test_ui_golden import compare
+    r = _rig("pr_fsum", _C1 + _faces(1, 1, 1, 5, 5) + _faces(2, 3, 4, 6, 2))
+    start_game(r, 2, fz.RELAY)
+    s = r.app.screen
+    _roll(r)                         # the Common Die: 1
+    _roll(r)                         # RED: 1 1 1 5 5
+    r.press(OK)                      # TAKE them all (and the Common Die)
+    assert ui_rig.to_item(r, fs.IT_STOP)
+    r.press(OK)
+    _pass(r)
+    _roll(r)                         # GREEN: 2 3 4 6 2, a Farkle, the round's last roll
+    assert r.screen == "frenzy" and s.view == fs.V_SUMMARY, (r.screen, s.view)
+    assert s.t_cols[1] == "FARKLE" and s.t_line2 == "GREEN FARKLED: 2 3 4 6 2", (
+        s.t_cols, s.t_line2)
+    compare("fz_summary_farkle", r.frame())
+    r.press(OK)                      # round 2: GREEN rolls the Common Die
+    assert s.view == fs.V_PLAY and s.game.phase == fz.PH_COMMON and s.game.player == 1
+
+
+def test_a_lockstep_farkle_is_told_on_the_pass_screen():
+    # Lockstep shows everyone everything: a Farkle before the device goes to the other
+    # player is told on the pass screen (one press), with what it lost.
+    from test_ui_golden import compare
+    script = _C1 + _faces(1, 2, 3, 4, 6) + _faces(5, 2, 3, 3, 6) + _faces(2, 3, 4, 6)
+    r = _rig("pr_fpass", script)
+    start_game(r, 2, fz.LOCKSTEP)
+    s = r.app.screen
+    _roll(r)                         # the Common Die: 1
+    _roll(r)                         # RED: 1 2 3 4 6
+    r.press(OK)                      # TAKE the 1 and the Common Die: 200
+    assert s.game.running(0) == 200
+    assert ui_rig.to_item(r, fs.IT_ROLL)
+    r.press(OK)                      # on: GREEN's step 1 first
+    _pass(r)
+    _roll(r)                         # GREEN: 5 2 3 3 6
+    r.press(OK)                      # TAKE the 5 and the Common Die
+    assert ui_rig.to_item(r, fs.IT_ROLL)
+    r.press(OK)
+    _pass(r)
+    _roll(r)                         # RED: 2 3 4 6, a Farkle
+    p = r.app.screen
+    assert p.NAME == "pass" and p.seat == 1, p.NAME
+    assert tuple(p.note) == ("RED FARKLED: 2 3 4 6", "LOST 200"), p.note
+    compare("fz_pass_farkle", r.frame())
+    r.press(OK)
+    assert r.app.screen is s and s.view == fs.V_PLAY and s.game.player == 1
+
+
+def test_a_relay_farkle_keeps_its_screen():
+    # Relay hides a player's round from the next until the summary: the Farkle is
+    # told on its own screen, to the player who rolled it, and the pass says nothing.
+    r = _rig("pr_frel", _C1 + _faces(2, 3, 4, 6, 2))
+    start_game(r, 2, fz.RELAY)
+    s = r.app.screen
+    _roll(r)
+    _roll(r)                         # RED: 2 3 4 6 2, a Farkle
+    assert s.view == fs.V_FARKLE
+    r.press(OK)
+    p = r.app.screen
+    assert p.NAME == "pass" and p.seat == 1 and not p.note, (p.NAME, p.note)

@@ -19,7 +19,8 @@ Every choice bar starts on the same item: TAKE (with the best selection), ROLL, 
 Overlays queued by a decision's notes are shown in order, each closed with OK:
 FARKLE, the "GREEN filled the riser: you stop with 450" notice, the round summary,
 the winner. Then the device is handed to the next deciding player (app.hand_to shows
-"Pass to ..." only when the seat changes).
+"Pass to ..." only when the seat changes). A Farkle folds into the next screen where
+nothing hides it (_fold): the summary at a round's end, the pass screen in Lockstep.
 
 Relay keeps each player's round private until the summary: notices about other
 seats are only shown in Lockstep, where everyone plays in view. Where the choice bar
@@ -165,6 +166,8 @@ class FrenzyScreen(Screen):
         # made when one of them is shown, () otherwise.
         self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()
         self.rank = b""  # the winner view: the other seats' rows by total
+        self.t_fark = ""  # "RED FARKLED: 2 3 4", a Farkle folded into the summary
+        self.note = None  # lines for the pass screen (a Farkle folded into it)
         self.bar = 255  # the view << 4 | phase the cursor was placed for
         if ui:
             self._restore(ui)
@@ -176,7 +179,8 @@ class FrenzyScreen(Screen):
     def enter(self):
         self.dirty = True
         if self.view == V_PLAY and self.game.phase != PH_OVER:
-            self.app.hand_to(self.game.player)
+            self.app.hand_to(self.game.player, self.note)  # what happened, if folded
+        self.note = None
 
     def leave(self):
         """BACK: to the menu; the game stays saved with this very view (overlays
@@ -397,11 +401,46 @@ class FrenzyScreen(Screen):
             if v and ov[_NQ] < _QMAX:
                 ov[_Q + ov[_NQ]] = v
                 ov[_NQ] += 1
+        self._fold(actor)
         if g.phase == PH_OVER:
             app.finish(self.KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"),
                        g.totals[g.winner])
         if self.view == V_PLAY and ov[_NQ]:
             self._next_view()
+
+    def _fold(self, actor):
+        """A Farkle's screen is no choice: it folds into the next screen, so it costs
+        no press. At a round's end the summary tells it (the FARKLE row, the dice in
+        the footer); in Lockstep, where everyone sees everything, a Farkle before
+        the device goes to another human is told on the pass screen. (Relay hides a
+        round until the summary: there the Farkle keeps its screen.)"""
+        ov = self.ov
+        g = self.game
+        n = ov[_NQ]
+        self.t_fark = ""
+        summary = fark = False
+        for i in range(n):
+            summary = summary or ov[_Q + i] == V_SUMMARY
+            fark = fark or ov[_Q + i] == V_FARKLE
+        if fark:
+            t = COLOURS[ov[_FSEAT]] + " FARKLED:"
+            for i in range(ov[_ND]):
+                t += " %d" % ov[_DICE + i]
+        if summary:
+            j = 0
+            for i in range(n):
+                v = ov[_Q + i]
+                if v != V_FARKLE:
+                    ov[_Q + j] = v
+                    j += 1
+            ov[_NQ] = j
+            if fark:
+                self.t_fark = t
+        elif n == 1 and fark and g.schedule == LOCKSTEP and g.player != actor and \
+                self.app.passes(g.player):
+            ov[_NQ] = 0
+            lost = int.from_bytes(ov[_FLOST:_FLOST + 3], "big")
+            self.note = (t, "LOST %d" % lost) if lost else (t,)
 
     def _next_view(self):
         """Close the current overlay (a notice may have more pages); open the next.
