@@ -302,12 +302,7 @@ def test_odds_hint_follows_the_setting():
     else:
         assert s.t_info == "FARKLE RISK %d%%" % farkle_risk(5, s.game.usable())
     r.app.settings[6] = 0  # S_ODDS off
-    r.press(ui_rig.BACK)
-    m = r.app.screen
-    assert m.NAME == "menu" and m.items[0] == "CONTINUE"
-    m.cur = 0
-    r.press(OK)
-    s = r.app.screen
+    s = ui_rig.back_and_continue(r)
     assert s.NAME == "frenzy" and s.game.phase == fz.PH_ROLL and s.t_info == ""
 
 

@@ -58,12 +58,7 @@ def test_a_restored_take_keeps_its_selection():
     _roll(r)                         # 1 1 5 3 2
     assert s.mask == 0x07
     ui_rig.select(r, (0,))           # only a 1: four dice to roll
-    r.press(ui_rig.BACK)
-    m = r.app.screen
-    assert m.NAME == "menu" and m.items[0] == "CONTINUE"
-    m.cur = 0
-    r.press(OK)
-    s = r.app.screen
+    s = ui_rig.back_and_continue(r)
     assert s.NAME == "frenzy" and s.game.phase == fz.PH_TAKE and s.mask == 0x01, s.mask
 
 

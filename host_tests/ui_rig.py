@@ -222,6 +222,16 @@ def select(r, dice, common=False):
     assert s.mask == want, (s.mask, want)
 
 
+def back_and_continue(r):
+    """BACK to the menu (the game stays saved), then CONTINUE: the restored screen."""
+    r.press(BACK)
+    m = r.app.screen
+    assert m.NAME == "menu" and m.items[0] == "CONTINUE", (m.NAME, getattr(m, "items", ()))
+    m.cur = 0
+    r.press(OK)
+    return r.app.screen
+
+
 def mash_input(r, what, arg):
     """One random input for the mash tests: a button (what 0-3) held 1-2 frames, a
     shake (what 4) of 100-610 ms, or (5) a pause of up to 2 s; arg is a random byte."""
