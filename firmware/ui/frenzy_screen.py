@@ -418,25 +418,16 @@ class FrenzyScreen(Screen):
         g = self.game
         n = ov[_NQ]
         self.t_fark = ""
-        summary = fark = False
-        for i in range(n):
-            summary = summary or ov[_Q + i] == V_SUMMARY
-            fark = fark or ov[_Q + i] == V_FARKLE
-        if fark:
-            t = COLOURS[ov[_FSEAT]] + " FARKLED:"
-            for i in range(ov[_ND]):
-                t += " %d" % ov[_DICE + i]
-        if summary:
-            j = 0
-            for i in range(n):
-                v = ov[_Q + i]
-                if v != V_FARKLE:
-                    ov[_Q + j] = v
-                    j += 1
-            ov[_NQ] = j
-            if fark:
-                self.t_fark = t
-        elif n == 1 and fark and g.schedule == LOCKSTEP and g.player != actor and \
+        if not n or ov[_Q] != V_FARKLE:
+            return  # (a Farkle's screen is queued first: its roll's first note)
+        t = COLOURS[ov[_FSEAT]] + " FARKLED:"
+        for i in range(ov[_ND]):
+            t += " %d" % ov[_DICE + i]
+        if V_SUMMARY in ov[_Q:_Q + n]:
+            ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
+            ov[_NQ] = n - 1
+            self.t_fark = t
+        elif n == 1 and g.schedule == LOCKSTEP and g.player != actor and \
                 self.app.passes(g.player):
             ov[_NQ] = 0
             lost = int.from_bytes(ov[_FLOST:_FLOST + 3], "big")
