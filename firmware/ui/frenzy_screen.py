@@ -423,7 +423,10 @@ class FrenzyScreen(Screen):
         t = COLOURS[ov[_FSEAT]] + " FARKLED:"
         for i in range(ov[_ND]):
             t += " %d" % ov[_DICE + i]
-        if V_SUMMARY in ov[_Q:_Q + n]:
+        summary = False
+        for i in range(1, n):
+            summary = summary or ov[_Q + i] == V_SUMMARY
+        if summary:
             ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
             ov[_NQ] = n - 1
             self.t_fark = t
