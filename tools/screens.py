@@ -104,7 +104,7 @@ SCENARIOS = {
         snap shakeup-pyramid
         mash shakeup.view=4 3000
         wait 300
-        snap shakeup-move   # a MOVE with levels to choose from (GREEN, a CPU, says it)   # a MOVE with more than one level to choose from
+        snap shakeup-move   # a MOVE with levels to choose from (GREEN, a CPU, says it)
         mash win 3000
         wait 2600           # a CPU's last line gone
         snap shakeup-winner
