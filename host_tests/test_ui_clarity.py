@@ -27,9 +27,7 @@ def _drawn(frame, s, x, y, f=gfx.SMALL):
 
 
 def _take(r, dice):
-    for i in dice:
-        assert ui_rig.to_item(r, i)
-        r.press(OK)
+    ui_rig.select(r, dice)
     assert ui_rig.to_item(r, fs.IT_TAKE)
     r.press(OK)
 
@@ -111,24 +109,23 @@ def test_stopped_by_a_fill_below_the_entry_says_it_counts_0():
     assert _drawn(r.frame(), "BELOW 400: COUNTS 0", 2, 58)
 
 
-def test_every_choice_bar_starts_on_its_first_item():
+def test_every_choice_bar_starts_on_the_same_item():
     # After a fill from a one-die roll the cursor sat on STOP: TAKE's list (the die,
-    # TAKE) has two items like ROLL/STOP, and the index carried over.
+    # TAKE) has two items like ROLL/STOP, and the index carried over. Every bar opens
+    # on one documented item: TAKE (with the best selection marked), ROLL, NO.
     r = _rig("cl_bar", _C2X + _faces(1, 1, 1, 5, 2) + _faces(5))
     start_game(r, 1, fz.RELAY)
     s = r.app.screen
     _roll(r)                         # 2X
     _roll(r)                         # 1 1 1 5 2
-    assert s.items[s.cur] == 0       # the first die
+    assert s.items[s.cur] == fs.IT_TAKE and s.mask == 0x0F  # 1 1 1 5: 350
     _take(r, (0, 1, 2, 3))
     assert s.game.phase == fz.PH_DECIDE and s.items[s.cur] == fs.IT_ROLL
     r.press(OK)                      # ROLL: one die
     r.wait(600)
-    assert s.game.phase == fz.PH_TAKE and s.items[s.cur] == 0
-    r.press(OK)                      # the 5
-    r.press(NEXT)                    # onto TAKE (the second of two items)
-    assert s.items[s.cur] == fs.IT_TAKE
-    r.press(OK)
+    assert s.game.phase == fz.PH_TAKE and s.items[s.cur] == fs.IT_TAKE
+    assert s.mask == 1 and s.nitems == 2  # the 5, marked; TAKE
+    r.press(OK)                      # TAKE: one press
     assert s.game.phase == fz.PH_DECIDE and s.game.riser(0) == 5
     assert s.items[s.cur] == fs.IT_ROLL, s.items[:s.nitems]
     # The STOP warning starts on NO; after NO the bar is back on ROLL.
@@ -166,8 +163,11 @@ def test_wild_picker_starts_on_the_best_value_and_asks_before_a_farkle():
     assert not s.wask and s.wildv == 2
     r.press(PREV)
     r.press(OK)
-    r.press(OK)                      # sure: declared, and a Farkle
-    assert s.game.wild == 1 and s.view == fs.V_FARKLE, (s.game.wild, s.view)
+    r.press(OK)                      # sure: declared, and a Farkle (solo: the round's
+    # end, told on the summary: the FARKLE row, the dice)
+    assert s.game.wild == 1 and s.view == fs.V_SUMMARY, (s.game.wild, s.view)
+    assert s.t_cols[0] == "FARKLE" and s.t_line2 == "RED FARKLED: 2 6 2 4 3", (
+        s.t_cols, s.t_line2)
 
 
 def test_frenzy_caret_stays_apart_from_the_running_total():
@@ -178,7 +178,9 @@ def test_frenzy_caret_stays_apart_from_the_running_total():
     s = r.app.screen
     _roll(r)
     _roll(r)
-    assert s.game.phase == fz.PH_TAKE and s.items[s.cur] == 0
+    assert s.game.phase == fz.PH_TAKE and s.items[s.cur] == fs.IT_TAKE
+    r.press(NEXT)                    # from TAKE round to the first die
+    assert s.items[s.cur] == 0
     f = r.frame()
     caret = [y for y in range(26, 40) if _lit(f, 8, y) and not _lit(f, 0, y)]
     digit = [y for y in range(26, 48) if _lit(f, 2, y)]  # the big "0"'s left side

@@ -72,7 +72,7 @@ def _human_frenzy(r, s, log):
         for i in range(s.nitems):
             it = s.items[i]
             bit = (1 << it) if it < 5 else (0x20 if it == fs.IT_COMMON else 0)
-            if bit & best:
+            if bit & (best ^ s.mask):  # from the selection TAKE opens with
                 while s.cur != i:
                     r.press(NEXT)
                 r.press(OK)

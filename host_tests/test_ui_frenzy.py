@@ -155,11 +155,26 @@ class Pilot(ui_rig.Player):
                 for i in range(s.nitems):
                     has_c = has_c or s.items[i] == fs.IT_COMMON
                 assert has_c == any(d & COMMON_BIT for d in legal)
+                # It offers exactly the dice some selection counts, and opens on TAKE
+                # with the best one marked: the most points (no other has as many).
+                offered = 0
+                for i in range(s.nitems):
+                    it = s.items[i]
+                    offered |= COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
+                anyd = 0
+                for d in legal:
+                    anyd |= d & 0x3F
+                assert offered == anyd, (offered, anyd)
+                assert s.items[s.cur] == fs.IT_TAKE
+                top = max(self.shadow.points(d & 0x3F) for d in legal)
+                assert [d & 0x3F for d in legal if self.shadow.points(d & 0x3F) == top] \
+                    == [s.mask], (s.mask, top)
                 m = self.choose_take(legal)
+                change = m ^ s.mask  # the dice to toggle from the marked selection
                 for i in range(s.nitems):
                     it = s.items[i]
                     bit = COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
-                    if m & bit:
+                    if change & bit:
                         self.to_item(it)
                         r.press(OK)
                 assert s.mask == m
@@ -287,12 +302,7 @@ def test_odds_hint_follows_the_setting():
     else:
         assert s.t_info == "FARKLE RISK %d%%" % farkle_risk(5, s.game.usable())
     r.app.settings[6] = 0  # S_ODDS off
-    r.press(ui_rig.BACK)
-    m = r.app.screen
-    assert m.NAME == "menu" and m.items[0] == "CONTINUE"
-    m.cur = 0
-    r.press(OK)
-    s = r.app.screen
+    s = ui_rig.back_and_continue(r)
     assert s.NAME == "frenzy" and s.game.phase == fz.PH_ROLL and s.t_info == ""
 
 

@@ -39,12 +39,7 @@ def _to(r, item):
 
 
 def _select(r, dice, common=False):
-    for i in dice:
-        _to(r, i)
-        r.press(OK)
-    if common:
-        _to(r, fs.IT_COMMON)
-        r.press(OK)
+    ui_rig.select(r, dice, common)
 
 
 def _check(r, view, phase=None, seat=None):

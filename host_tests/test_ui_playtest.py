@@ -38,7 +38,7 @@ def _text_intact(frame, s, x, y, f):
 
 
 def _to_take(r):
-    """Frenzy, 1 player: the Common Die shows 1; RED rolls 2 5 3 2 4."""
+    """Frenzy, 1 player: the Common Die shows 1; RED rolls 2 5 2 2 4."""
     start_game(r, 1, 0)
     r.press(OK)          # roll the Common Die
     r.wait(600)
@@ -53,27 +53,29 @@ def test_frenzy_take_not_possible_stays_legible():
     # A tester saw "YA !(" at the bottom left after a roll: TAKE, not possible with
     # nothing chosen, was dithered into garbage. It must read TAKE, and the info
     # line must say what to do.
-    r = _rig("pt_take", bytes((0,)) + _faces(2, 5, 3, 2, 4))
+    r = _rig("pt_take", bytes((0,)) + _faces(2, 5, 2, 2, 4))
     s = _to_take(r)
+    # TAKE opens with the best selection marked (2 2 2, the 5, the Common Die's 1),
+    # the cursor on TAKE; the 4, which no selection counts, is not offered.
+    assert s.mask == 0x2F and s.items[s.cur] == fs.IT_TAKE, (s.mask, s.cur)
+    assert s.t_info == "TAKE: SET THEM ASIDE" and s.t_pts == "+350", (s.t_info, s.t_pts)
+    assert bytes(s.items[:s.nitems]) == bytes((0, 1, 2, 3, fs.IT_COMMON, fs.IT_TAKE))
+    ui_rig.select(r, ())  # nothing chosen
     assert s.mask == 0
     assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
     assert s.t_info == "OK: PICK SCORING DICE", s.t_info
-    # A die that does not score: TAKE still reads, the line says why it cannot.
-    r.press(OK)          # the first die, a 2
+    # A selection that does not score (one 2 of three): TAKE still reads, the line
+    # says why it cannot.
+    ui_rig.select(r, (0,))
     assert s.mask == 1
     assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
     assert s.t_info == "NOT ALL OF THESE SCORE", s.t_info
     # The 5 alone scores: TAKE can be pressed.
-    r.press(OK)
-    r.press(NEXT)
-    r.press(OK)
+    ui_rig.select(r, (1,))
     assert s.mask == 2
     assert s.t_info == "TAKE: SET THEM ASIDE", s.t_info
     # The Common Die alone cannot score.
-    r.press(OK)
-    while s.items[s.cur] != fs.IT_COMMON:
-        r.press(NEXT)
-    r.press(OK)
+    ui_rig.select(r, (), True)
     assert s.mask == 0x20, s.mask
     assert s.t_info == "ADD A ROLLED DIE TOO", s.t_info
 

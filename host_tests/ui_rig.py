@@ -201,6 +201,37 @@ def to_item(r, item):
     return s.items[s.cur] == item
 
 
+def select(r, dice, common=False):
+    """Frenzy's TAKE: make the selection exactly `dice` (indices), plus the Common Die
+    when common, from whatever is marked (TAKE opens with the best selection marked):
+    OK on each die that differs, reached with NEXT. Leaves the cursor where it is."""
+    s = r.app.screen
+    want = 0x20 if common else 0
+    for i in dice:
+        want |= 1 << i
+    for _ in range(6):
+        diff = s.mask ^ want
+        if not diff:
+            return
+        it = 0  # die i is item i; the Common Die (bit 5) is item 5, IT_COMMON
+        while not diff >> it & 1:
+            it += 1
+        if not to_item(r, it):
+            raise AssertionError("die %d is not offered (items %r)" % (it, bytes(s.items[:s.nitems])))
+        r.press(OK)
+    assert s.mask == want, (s.mask, want)
+
+
+def back_and_continue(r):
+    """BACK to the menu (the game stays saved), then CONTINUE: the restored screen."""
+    r.press(BACK)
+    m = r.app.screen
+    assert m.NAME == "menu" and m.items[0] == "CONTINUE", (m.NAME, getattr(m, "items", ()))
+    m.cur = 0
+    r.press(OK)
+    return r.app.screen
+
+
 def mash_input(r, what, arg):
     """One random input for the mash tests: a button (what 0-3) held 1-2 frames, a
     shake (what 4) of 100-610 ms, or (5) a pause of up to 2 s; arg is a random byte."""

@@ -8,35 +8,67 @@ core's "turn" notes) and prints the presses per turn, so a change to the screens
 pacing can be measured (the same seeds play the same games, as long as the screens
 offer the same choices):
 
-    .venv/bin/python tools/presses.py [--seeds 3] [--players 2]
+    .venv/bin/python tools/presses.py [--seeds 3] [--players 2] [--by-screen]
+        [--at COMMIT]
+
+--at plays the tree of another commit with its own screens and pilots (git archive
+into a temporary folder, this script copied in), e.g. the "before" of issue 18:
+`--at 319499e`, the tree before its work.
 """
 import argparse
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in ("firmware", "tools", "tools/sim", "host_tests"):
     sys.path.insert(0, os.path.join(ROOT, p))
 
 
-def _counting(r):
-    """Wrap the rig's press: count every button press."""
+BUTTONS = ("PREV", "NEXT", "OK", "BACK")
+FZ_PHASES = ("common", "roll", "wild", "take", "decide", "over")
+FZ_VIEWS = ("play", "farkle", "notice", "warn", "summary", "winner", "scores")
+SU_VIEWS = ("rolloff", "board", "dice", "result", "move", "penalty", "info")
+
+
+def where(app, b):
+    """What a press of button b was made on: the screen, its view (the play view: the
+    game's phase) and the button, e.g. "frenzy take NEXT", "pass OK"."""
+    s = app.screen
+    name = s.NAME
+    if name == "frenzy":
+        v = s.view
+        what = FZ_PHASES[s.game.phase] if v == 0 else FZ_VIEWS[v]
+        return "frenzy %s %s" % (what, BUTTONS[b])
+    if name == "shakeup":
+        return "shakeup %s %s" % (SU_VIEWS[s.view], BUTTONS[b])
+    return "%s %s" % (name, BUTTONS[b])
+
+
+def _counting(r, by=None):
+    """Wrap the rig's press: count every button press (by: a dict that counts them
+    per where())."""
     n = [0]
     press = r.press
 
     def counted(b, frames=2):
         n[0] += 1
+        if by is not None:
+            w = where(r.app, b)
+            by[w] = by.get(w, 0) + 1
         press(b, frames)
     r.press = counted
     return n
 
 
-def frenzy(players, schedule, seed):
+def frenzy(players, schedule, seed, by=None):
     import ui_rig
     from test_ui_frenzy import Pilot, start_game
     r = ui_rig.Rig("pr_fz%d%d%d" % (players, schedule, seed), seed=seed)
     start_game(r, players, schedule)
-    n = _counting(r)
+    n = _counting(r, by)
     p = Pilot(r, seed + 100)
     p.play()
     g = r.app.screen.game
@@ -46,12 +78,12 @@ def frenzy(players, schedule, seed):
     return n[0], turns
 
 
-def shakeup(players, seed):
+def shakeup(players, seed, by=None):
     import ui_rig
     from test_ui_shakeup import Pilot, start_game
     r = ui_rig.Rig("pr_su%d%d" % (players, seed), seed=seed)
     start_game(r, players)
-    n = _counting(r)
+    n = _counting(r, by)
     p = Pilot(r, seed + 100)
     turns = [1]  # the first turn, after the roll-off
     check = p.check
@@ -64,28 +96,58 @@ def shakeup(players, seed):
     return n[0], turns[0]
 
 
+def _report(label, tp, tt, by):
+    print("%s: %d presses, %d turns, %.1f presses/turn" % (label, tp, tt, tp / tt))
+    if by is not None:
+        for w in sorted(by, key=lambda w: (-by[w], w)):
+            print("    %-26s %6d  %5.2f/turn" % (w, by[w], by[w] / tt))
+
+
+def _at(a):
+    """Run this script in the tree of commit a.at, with the same options."""
+    tmp = tempfile.mkdtemp(prefix="presses-")
+    try:
+        tar = subprocess.run(["git", "archive", a.at], cwd=ROOT, check=True,
+                             stdout=subprocess.PIPE).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
+        shutil.copy(os.path.abspath(__file__), os.path.join(tmp, "tools", "presses.py"))
+        args = [sys.executable, os.path.join(tmp, "tools", "presses.py"),
+                "--seeds", str(a.seeds), "--players", str(a.players)]
+        if a.by_screen:
+            args.append("--by-screen")
+        return subprocess.run(args, cwd=tmp).returncode
+    finally:
+        shutil.rmtree(tmp)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--by-screen", action="store_true",
+                    help="also the presses per screen, view (or phase) and button")
+    ap.add_argument("--at", metavar="COMMIT",
+                    help="count in that commit's tree (its screens and pilots)")
     a = ap.parse_args()
     os.chdir(ROOT)
+    if a.at:
+        return _at(a)
     for schedule, name in ((0, "relay"), (1, "lockstep")):
         tp = tt = 0
+        by = {} if a.by_screen else None
         for seed in range(1, a.seeds + 1):
-            p, t = frenzy(a.players, schedule, seed)
+            p, t = frenzy(a.players, schedule, seed, by)
             tp += p
             tt += t
-        print("frenzy %s %dp: %d presses, %d turns, %.1f presses/turn"
-              % (name, a.players, tp, tt, tp / tt))
+        _report("frenzy %s %dp" % (name, a.players), tp, tt, by)
     tp = tt = 0
+    by = {} if a.by_screen else None
     for seed in range(1, a.seeds + 1):
-        p, t = shakeup(max(a.players, 2), seed)
+        p, t = shakeup(max(a.players, 2), seed, by)
         tp += p
         tt += t
-    print("shakeup %dp: %d presses, %d turns, %.1f presses/turn"
-          % (max(a.players, 2), tp, tt, tp / tt))
+    _report("shakeup %dp" % max(a.players, 2), tp, tt, by)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

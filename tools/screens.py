@@ -75,8 +75,7 @@ SCENARIOS = {
         tap OK
         shake 800
         wait 800
-        tap OK              # RED starts
-        expect pass
+        expect pass         # to RED, who starts (said on the pass screen)
         tap OK
         wait 300
         shake 800           # shake 1
@@ -95,10 +94,7 @@ SCENARIOS = {
         tap NEXT            # on STOP
         tap OK
         wait 800
-        snap shakeup-result
-        tap OK
-        wait 500
-        snap shakeup-move
+        snap shakeup-result # one level can move: made, and told on the pass screen
     """),
     "shakeup-end": (5, (1, 2), """
         until menu
@@ -106,8 +102,11 @@ SCENARIOS = {
         expect shakeup
         wait 300
         snap shakeup-pyramid
-        mash win 3000
+        mash shakeup.view=4 3000
         wait 300
+        snap shakeup-move   # a MOVE with levels to choose from (GREEN, a CPU, says it)
+        mash win 3000
+        wait 2600           # a CPU's last line gone
         snap shakeup-winner
     """),
     "frenzy": (2, None, _FZ_START + """
@@ -118,15 +117,8 @@ SCENARIOS = {
         snap frenzy-odds
         shake 800
         wait 800
-        tap OK              # select the 1
-        snap frenzy-select
-        tap NEXT
-        tap NEXT
-        tap NEXT
-        tap NEXT
-        tap NEXT
-        tap NEXT            # on TAKE
-        tap OK
+        snap frenzy-select  # TAKE opens with the best selection marked
+        tap OK              # TAKE
         wait 500
         snap frenzy-riser
     """),

@@ -7,17 +7,20 @@ One screen object shows the whole game. Its PLAY view follows the core's phase:
              picker starts on the value that scores best, shows the best points
              of the value under the cursor, and a value that makes the roll a
              Farkle takes a second OK
-  PH_TAKE    the dice with a cursor: PREV/NEXT move, OK toggles a die (or the Common
-             Die, when usable); OK on TAKE sets the selection aside (offered only when
-             it scores); the selection's points are shown live
+  PH_TAKE    the dice with a cursor: PREV/NEXT move over the dice some selection
+             counts (the Common Die too, when usable), OK toggles one; OK on TAKE sets
+             the selection aside (offered only when it scores); the selection's points
+             are shown live. It opens on TAKE with the best selection marked (the most
+             points): one OK takes it
   PH_DECIDE  ROLL (keep rolling; a shake does the same) or STOP (bank); stopping below
              400 before entering the score sheet asks first (the WARN view)
-Every choice bar starts on its first item: the first die, ROLL, NO (never where the
-cursor was in the previous phase).
+Every choice bar starts on the same item: TAKE (with the best selection), ROLL, NO
+(never where the cursor was in the previous phase).
 Overlays queued by a decision's notes are shown in order, each closed with OK:
 FARKLE, the "GREEN filled the riser: you stop with 450" notice, the round summary,
 the winner. Then the device is handed to the next deciding player (app.hand_to shows
-"Pass to ..." only when the seat changes).
+"Pass to ..." only when the seat changes). A Farkle folds into the next screen where
+nothing hides it (_fold): the summary at a round's end, the pass screen in Lockstep.
 
 Relay keeps each player's round private until the summary: notices about other
 seats are only shown in Lockstep, where everyone plays in view. Where the choice bar
@@ -139,6 +142,8 @@ class FrenzyScreen(Screen):
         self.wbest = bytearray(7)  # PH_WILD: per value, the roll's best points / 50
         self.wask = False  # PH_WILD: OK on a Farkle value asked "sure?"
         self.ok_take = bytearray(64)  # PH_TAKE: points // 50 of TAKE|mask (0: not legal)
+        self.scoring = 0  # PH_TAKE: the dice (mask) some selection counts
+        self.best = 0  # PH_TAKE: the selection TAKE opens with (the most points)
         self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
         self.by_cpu = 0  # the last decision was a CPU's: its Farkle closes by itself
@@ -161,6 +166,8 @@ class FrenzyScreen(Screen):
         # made when one of them is shown, () otherwise.
         self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()
         self.rank = b""  # the winner view: the other seats' rows by total
+        self.t_fark = ""  # "RED FARKLED: 2 3 4", a Farkle folded into the summary
+        self.note = None  # lines for the pass screen (a Farkle folded into it)
         self.bar = 255  # the view << 4 | phase the cursor was placed for
         if ui:
             self._restore(ui)
@@ -172,7 +179,8 @@ class FrenzyScreen(Screen):
     def enter(self):
         self.dirty = True
         if self.view == V_PLAY and self.game.phase != PH_OVER:
-            self.app.hand_to(self.game.player)
+            self.app.hand_to(self.game.player, self.note)  # what happened, if folded
+        self.note = None
 
     def leave(self):
         """BACK: to the menu; the game stays saved with this very view (overlays
@@ -393,11 +401,40 @@ class FrenzyScreen(Screen):
             if v and ov[_NQ] < _QMAX:
                 ov[_Q + ov[_NQ]] = v
                 ov[_NQ] += 1
+        self._fold(actor)
         if g.phase == PH_OVER:
             app.finish(self.KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"),
                        g.totals[g.winner])
         if self.view == V_PLAY and ov[_NQ]:
             self._next_view()
+
+    def _fold(self, actor):
+        """A Farkle's screen is no choice: it folds into the next screen, so it costs
+        no press. At a round's end the summary tells it (the FARKLE row, the dice in
+        the footer); in Lockstep, where everyone sees everything, a Farkle before
+        the device goes to another human is told on the pass screen. (Relay hides a
+        round until the summary: there the Farkle keeps its screen.)"""
+        ov = self.ov
+        g = self.game
+        n = ov[_NQ]
+        self.t_fark = ""
+        if not n or ov[_Q] != V_FARKLE:
+            return  # (a Farkle's screen is queued first: its roll's first note)
+        t = COLOURS[ov[_FSEAT]] + " FARKLED:"
+        for i in range(ov[_ND]):
+            t += " %d" % ov[_DICE + i]
+        summary = False
+        for i in range(1, n):
+            summary = summary or ov[_Q + i] == V_SUMMARY
+        if summary:
+            ov[_Q:_Q + n - 1] = ov[_Q + 1:_Q + n]
+            ov[_NQ] = n - 1
+            self.t_fark = t
+        elif n == 1 and g.schedule == LOCKSTEP and g.player != actor and \
+                self.app.passes(g.player):
+            ov[_NQ] = 0
+            lost = int.from_bytes(ov[_FLOST:_FLOST + 3], "big")
+            self.note = (t, "LOST %d" % lost) if lost else (t,)
 
     def _next_view(self):
         """Close the current overlay (a notice may have more pages); open the next.
@@ -455,6 +492,18 @@ class FrenzyScreen(Screen):
             if st != self.scored:
                 self.scored = st
                 g.scores(ok_take)
+                # The dice some selection counts (the cursor offers only these) and
+                # the best selection, the most points (no roll has two such:
+                # test_ui_presses checks every roll).
+                sc = best = 0
+                for m in range(1, 64):
+                    p = ok_take[m]
+                    if p:
+                        sc |= m
+                        if p > ok_take[best]:
+                            best = m
+                self.scoring = sc
+                self.best = best
         else:
             self.scored = -1
             for i in range(64):
@@ -468,14 +517,14 @@ class FrenzyScreen(Screen):
         self.tumble_mask = 0
         if v == V_PLAY:
             if ph == PH_TAKE:
+                sc = self.scoring
                 for i in range(g.nrolled):
-                    items[n] = i
-                    n += 1
-                for m in range(COMMON_BIT + 1, 64):
-                    if ok_take[m]:  # some selection can count the Common Die
-                        items[n] = IT_COMMON
+                    if sc >> i & 1:
+                        items[n] = i
                         n += 1
-                        break
+                if sc & COMMON_BIT:  # some selection can count the Common Die
+                    items[n] = IT_COMMON
+                    n += 1
                 items[n] = IT_TAKE
                 n += 1
             elif ph == PH_COMMON or ph == PH_ROLL or ph == PH_DECIDE:
@@ -493,16 +542,20 @@ class FrenzyScreen(Screen):
             items[0] = IT_NO
             items[1] = IT_YES
             n = 2
-        # Every choice bar starts on its first item (the first die, ROLL, NO): a new
-        # view or phase puts the cursor there, so OK out of habit does the same
-        # thing each time (the index once carried over from TAKE's list to STOP).
+        # Every choice bar starts on the same item (TAKE, ROLL, NO): a new view or
+        # phase puts the cursor there, so OK out of habit does the same thing each
+        # time (the index once carried over from TAKE's list to STOP).
         bar = v << 4 | ph
         if v == V_PLAY and ph == PH_WILD:
             self._wild_best(bar != self.bar)
         if bar != self.bar or n != self.nitems or self.cur >= n:
             self.cur = 0
-            if ph == PH_TAKE and v == V_PLAY:
-                self.mask &= 0x3F
+            if ph == PH_TAKE and v == V_PLAY and bar != self.bar and \
+                    not self.app.cpus[g.player]:
+                # TAKE's bar opens on TAKE with the best selection marked: one OK
+                # takes it; the dice stay free to change first.
+                self.mask = self.best
+                self.cur = n - 1
         self.nitems = n
         self.bar = bar
         if self.app.cpus[g.player]:

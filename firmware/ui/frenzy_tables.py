@@ -36,7 +36,8 @@ def _new_table(scr):
 def summary_texts(scr):
     """The round's headline, per seat its colour, the round's score ("-" out of
     the round, "350<400" below the entry, "FARKLE"), "CUT" where a later fill
-    cut the round, the total; the footer: who cut at which step, a tie."""
+    cut the round, the total; the footer: the last Farkle's dice, who cut at
+    which step, a tie."""
     g = scr.game
     ov = scr.ov
     rows, cols, tot = _new_table(scr)
@@ -60,8 +61,11 @@ def summary_texts(scr):
                 if t not in cuts:
                     cuts.append(t)
         tot[s] = str(g.totals[s])
-    # The footer, two lines at most: the cuts, and a tie (the marked rows play
-    # one more round) on the last line.
+    # The footer, two lines at most: the round's last Farkle's dice (when its
+    # own screen was folded into this one), the cuts, and a tie (the marked rows
+    # play one more round) on the last line.
+    if scr.t_fark:
+        cuts = [scr.t_fark] + cuts[-1:]
     if ov[_SFLAGS] >> 4:
         cuts = cuts[:1] + ["TIE: ONE MORE ROUND"]
     cuts = ["", ""] + cuts

@@ -479,7 +479,7 @@ class Driver:
             for i in range(s.nitems):
                 it = s.items[i]
                 bit = fz.COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
-                if m & bit:
+                if (m ^ s.mask) & bit:  # from the selection TAKE opens with
                     self._put("item", it)
                     self._put("tap", "OK")
             self._put("item", fs.IT_TAKE)
