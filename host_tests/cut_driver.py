@@ -24,7 +24,8 @@ loses nothing already logged:
     X message                 a check failed (then exit 3)
 
 `soak`: EVENTS random button and shake events; every EVERY events prints
-`M events mem_alloc screen` after gc.collect(); any exception is fatal (exit 1).
+`M events mem_alloc screen modules` after gc.collect() (modules: the firmware's loaded
+ones, comma-separated, sorted); any exception is fatal (exit 1).
 With BUDGET (bytes) the simulator and this driver load first, then all heap but BUDGET
 is fenced off, so the firmware (from LIB, a tools/build.py output with board.mpy, as
 deployed) runs in exactly BUDGET bytes.
@@ -322,6 +323,7 @@ def soak(root, fs, events, seed, every, budget=0, lib=""):
     board, sim = setup(root, lib)
     if budget:
         fence(budget)
+    ours = set(sys.modules)  # the simulator's and this driver's: not the firmware's
     from app import App
     rng = Rng(seed)
     app = App(board, fs_root=fs, source=Rng(seed ^ 0x77))
@@ -358,8 +360,10 @@ def soak(root, fs, events, seed, every, budget=0, lib=""):
             now += 200 + rng.below(3000)  # idle a while (dim, sometimes off)
         if i % every == 0:
             gc.collect()
-            sys.stdout.write("M %d %d %s\n" % (i, gc.mem_alloc() if hasattr(gc, "mem_alloc")
-                                                else 0, getattr(app.screen, "NAME", "?")))
+            used = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+            mods = ",".join(sorted(m for m in sys.modules if m not in ours))
+            sys.stdout.write("M %d %d %s %s\n" % (i, used, getattr(app.screen, "NAME", "?"),
+                                                   mods))
     sys.stdout.write("DONE %d\n" % events)
 
 
