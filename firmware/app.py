@@ -46,12 +46,15 @@ except ImportError:
         return x
 
 try:
-    from time import sleep_ms, ticks_add, ticks_diff, ticks_ms
+    from time import sleep_ms, ticks_add, ticks_diff, ticks_ms, ticks_us
 except ImportError:  # CPython
     import time as _time
 
     def ticks_ms():
         return int(_time.monotonic() * 1000)
+
+    def ticks_us():
+        return int(_time.monotonic() * 1000000)
 
     def ticks_add(a, b):
         return a + b
@@ -267,7 +270,7 @@ class App:
         cpu = self.cpu
         if cpu is None:
             from ui.cpu_turn import CpuTurn
-            cpu = self.cpu = CpuTurn(self)
+            cpu = self.cpu = CpuTurn(self, ticks_us, ticks_diff)  # its clock for thinking
         cpu.tick(scr, q)
 
     def save(self, kind, game, ui=b""):

@@ -113,6 +113,14 @@ _PER_SUM = const(40)    # entries a step of the last shake's DP sums
 _PER_HOLD = const(48)   # multisets a step of a hold's DP visits
 
 
+def prepare():
+    """The turn DP's tables (NORMAL and HARD need them), made ahead of the first
+    decision that would: a generator that yields None after each step (think()'s
+    size), nothing once they are made (they stay while this module is loaded)."""
+    if _T is None:
+        yield from _build()
+
+
 def _tables():
     t = _T
     if t is None:
@@ -525,7 +533,7 @@ def choose(game, skill, rng=None, table=None, memo=None):
 def think(game, skill, rng=None, table=None, memo=None):
     """choose() in bounded steps, for an interface that thinks between frames: a
     generator that yields None after each step (building the turn DP's tables, once
-    per import, in parts; HARD's worths, a step per move or penalty tried; the last
+    per import, in parts, unless prepare() made them; HARD's worths, a step per move or penalty tried; the last
     shake's DP and each hold's DP after shake 1, in parts), then the decision; every
     step well under 10 ms on an ESP32 at 160 MHz (tools/cpu_report.py). Drive it with a
     time budget per frame: next() until the decision comes or the frame's share for
@@ -545,8 +553,7 @@ def think(game, skill, rng=None, table=None, memo=None):
     if skill == _HARD:
         if table is None:
             raise ValueError("HARD needs the table (data/shakeup2.bin)")
-        if _T is None:
-            yield from _build()
+        yield from prepare()
         e = _Eval(game, table)
         yield None
         if ph == CHOOSE:
@@ -566,8 +573,7 @@ def think(game, skill, rng=None, table=None, memo=None):
         return
     if ph == CHOOSE:
         if skill == _NORMAL:
-            if _T is None:
-                yield from _build()
+            yield from prepare()
             entry, key = _entry(memo, skill, None, game)
             if entry is None:
                 w1, w = _normal_worths(game)
