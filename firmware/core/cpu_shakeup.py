@@ -57,8 +57,9 @@ def open_table():
     """HARD's table, data/shakeup2.bin, opened for reading in place (the caller
     passes it as table= and closes it), or None when the file is missing: then
     offer HARD as NORMAL and say so (choose() refuses HARD without the table)."""
-    from core.data import open_data
-    return open_data("shakeup2.bin")
+    from core.data import hard_table
+    from core.games import SHAKEUP
+    return hard_table(SHAKEUP)
 
 
 def pawn_rank(c, i=0):
