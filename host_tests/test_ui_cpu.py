@@ -436,6 +436,69 @@ def test_ok_fast_forwards_a_cpu_turn():
     assert ends[0] == ends[1]
 
 
+class _Screen:
+    dirty = False
+
+
+class _Clock:
+    """A clock for CpuTurn: every reading 5 ms later, as if each step took 5 ms."""
+
+    def __init__(self):
+        self.us = 0
+
+    def __call__(self):
+        self.us += 5000
+        return self.us
+
+
+def _decision(steps):
+    for _ in range(steps):
+        yield None
+    yield 0x123
+
+
+def test_thinking_takes_its_share_of_each_frame():
+    # _work() steps while less than 12 ms of the frame is used: three 5 ms steps a
+    # frame; one in a frame that redraws; the value, or _END when the steps run out.
+    from ui.cpu_turn import CpuTurn
+    c = CpuTurn(ui_rig.Rig("cpu_share").app, _Clock(), lambda a, b: a - b)
+    c.scr = _Screen()
+    for dirty, steps, frames in ((False, 10, 4), (False, 2, 1), (True, 10, 11)):
+        _Screen.dirty = dirty
+        it = _decision(steps)
+        got = []
+        while not got or got[-1] is None:
+            got.append(c._work(it))
+        assert got == [None] * (frames - 1) + [0x123], (dirty, steps, got)
+    _Screen.dirty = False
+    assert c._work(iter(())) == -1
+
+
+def test_a_cpu_shows_its_dice_before_it_picks():
+    # However soon it has decided (here in the frame the dice land), the first die it
+    # sets aside shows no sooner than 700 ms after; OK skips the wait.
+    waits = []
+    for fast in (False, True):
+        r = _start("cpu_look%d" % fast, "SHAKE UP", 2, (0, 2), seed=21)
+        log = Log()
+
+        def landed(r):
+            s = r.app.screen
+            return (s.NAME == "shakeup" and s.view == ss.DICE and r.app.cpus[s.game.player]
+                    and not r.app.tumbling and s.game.shakes == 1)
+        play(r, log, until=landed)
+        s = r.app.screen
+        t0 = r.t
+        while s.pending == s.game.held and s.cur != 5 and r.t - t0 < 5000:
+            if fast:
+                r.press(OK)
+            else:
+                r.step()
+        waits.append(r.t - t0)
+    assert waits[0] >= 700 and waits[0] < 1000, waits
+    assert waits[1] < 400, waits  # two presses: 330 ms
+
+
 def test_golden_cpu_turns():
     r = _start("cpu_gold", "SHAKE UP", 2, (0, 2), seed=21)
     log = Log()
