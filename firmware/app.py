@@ -270,7 +270,7 @@ class App:
         cpu = self.cpu
         if cpu is None:
             from ui.cpu_turn import CpuTurn
-            cpu = self.cpu = CpuTurn(self, ticks_us, ticks_diff)  # its clock for thinking
+            cpu = self.cpu = CpuTurn(self, ticks_us)  # its clock for thinking
         cpu.tick(scr, q)
 
     def save(self, kind, game, ui=b""):

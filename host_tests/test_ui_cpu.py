@@ -461,7 +461,7 @@ def test_thinking_takes_its_share_of_each_frame():
     # _work() steps while less than 12 ms of the frame is used: three 5 ms steps a
     # frame; one in a frame that redraws; the value, or _END when the steps run out.
     from ui.cpu_turn import CpuTurn
-    c = CpuTurn(ui_rig.Rig("cpu_share").app, _Clock(), lambda a, b: a - b)
+    c = CpuTurn(ui_rig.Rig("cpu_share").app, _Clock())
     c.scr = _Screen()
     for dirty, steps, frames in ((False, 10, 4), (False, 2, 1), (True, 10, 11)):
         _Screen.dirty = dirty

@@ -10,6 +10,16 @@ def hard_table(kind):
     return open_data("shakeup2.bin" if kind == SHAKEUP else "frenzy_round.bin")
 
 
+def has_hard(kind):
+    """Whether HARD's table for game kind is there (opened and closed: a moment's
+    heap; the setup asks only when a seat would be HARD)."""
+    f = hard_table(kind)
+    if f is None:
+        return False
+    f.close()
+    return True
+
+
 def open_data(name):
     """data/<name> opened for binary reading, or None when it is missing. Looked for
     beside the core package (the clone, the device's filesystem), then at /data/."""

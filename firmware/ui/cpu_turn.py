@@ -47,23 +47,24 @@ _LOOK_MS = const(700)   # the dice or choices on screen before the first pick
 # frames, 1.2 s; the host does it in the first frame.
 _THINK_US = const(12000)
 _END = const(-1)        # _work(): the generator ended without a value
+# ticks_us() counts modulo a power of two of at least 2 ** 30 (MicroPython v1.28.0
+# py/mpconfig.h:1892 MICROPY_PY_TIME_TICKS_PERIOD, extmod/modtime.c:157): a short time
+# since t0 is (now - t0) & _TICKS_MASK, as ticks_diff() gives it.
+_TICKS_MASK = const(0x3FFFFFFF)
 
 
 class CpuTurn:
-    def __init__(self, app, clock, since):
-        """clock() -> us and since(a, b) -> a - b in us (wrap-safe): the app's
-        ticks_us and ticks_diff, for thinking's share of a frame."""
+    def __init__(self, app, clock):
+        """clock() -> us: the app's ticks_us, for thinking's share of a frame."""
         self.app = app
         self.clock = clock
-        self.since = since
         self.scr = None
         self.show = None  # the step-by-step show of the decision under way
         self.due = app.now
         self.table = None  # the opened table file (HARD), while the game lasts
         self.missing = False  # the table file is missing: HARD plays as NORMAL
-        self.mod = None
+        self.mod = None  # the game's CPU module, loaded at the first CPU turn
         self.ahead = None  # Shake Up's tables in the making (cpu_shakeup.prepare())
-        self.ready = False  # they are made (or not needed)
 
     def close(self):
         self.ahead = None
@@ -93,8 +94,8 @@ class CpuTurn:
             self.scr = scr
             self.show = self._shakeup(scr) if scr.KIND == SHAKEUP else self._frenzy(scr)
             self.due = app.now
-            if not self.ready:
-                self._get_ready(scr)
+            if self.mod is None:
+                self._load(scr)
         if fast:
             self.due = app.now
         if app.elapsed(self.due) < 0:
@@ -111,31 +112,24 @@ class CpuTurn:
 
     # ---- thinking --------------------------------------------------------------------
 
-    def _module(self, scr):
-        mod = self.mod
-        if mod is None:
-            if scr.KIND == SHAKEUP:
-                import core.cpu_shakeup as mod
-            else:
-                import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
-            self.mod = mod
-        return mod
-
-    def _get_ready(self, scr):
-        # Shake Up with a NORMAL or HARD CPU: its tables are made in the waits ahead.
-        self.ready = True
+    def _load(self, scr):
+        # The game's CPU module; with a NORMAL or HARD CPU in Shake Up its tables are
+        # then made in the waits ahead.
         if scr.KIND == SHAKEUP:
+            import core.cpu_shakeup as mod
             for c in self.app.cpus:
                 if c >= 2:
-                    self.ahead = self._module(scr).prepare()
-                    return
+                    self.ahead = mod.prepare()
+                    break
+        else:
+            import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
+        self.mod = mod
 
     def _work(self, it):
         """One frame's share of thinking on generator it (think() or prepare()):
         returns its first value that is not None, _END at its end, or None when the
         share is used (on in the next frame)."""
         clock = self.clock
-        since = self.since
         dirty = self.scr.dirty  # the frame redraws: one step
         t0 = clock()
         while True:
@@ -145,16 +139,8 @@ class CpuTurn:
                 return _END
             if d is not None:
                 return d
-            if dirty or since(clock(), t0) >= _THINK_US:
+            if dirty or (clock() - t0) & _TICKS_MASK >= _THINK_US:
                 return None
-
-    def _steps(self, it):
-        # _work() frame after frame: yields 0 until a value or the end comes, returns it.
-        while True:
-            d = self._work(it)
-            if d is not None:
-                return d
-            yield 0
 
     def _think(self, scr):
         """The CPU's decision for g.player: yields 0 (think on in the next frame), then
@@ -164,11 +150,7 @@ class CpuTurn:
         t0 = app.now
         g = scr.game
         skill = app.cpus[g.player] - 1
-        mod = self._module(scr)
-        a = self.ahead
-        if a is not None:
-            yield from self._steps(a)  # the rest of the tables first
-            self.ahead = None
+        mod = self.mod
         if skill == 2 and self.table is None and not self.missing:
             try:
                 self.table = mod.open_table()  # None when the file is missing
@@ -179,7 +161,15 @@ class CpuTurn:
                 app.say("NO HARD TABLE:", "HARD PLAYS AS NORMAL")
         if skill == 2 and self.table is None:
             skill = 1  # HARD needs its table
-        d = yield from self._steps(mod.think(g, skill, rng=app.source, table=self.table))
+        a = self.ahead  # the rest of the tables first
+        self.ahead = None
+        for it in (a, mod.think(g, skill, rng=app.source, table=self.table)):
+            if it is not None:
+                d = None
+                while d is None:
+                    d = self._work(it)
+                    if d is None:
+                        yield 0
         if d == _END:
             raise ValueError("the CPU made no decision")
         left = _LOOK_MS - app.elapsed(t0)

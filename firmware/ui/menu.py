@@ -198,17 +198,6 @@ R_PLAYERS = const(0)
 R_SEAT = const(1)  # + seat
 
 
-def _hard(kind):
-    # Whether HARD's table is there: opened and closed (a moment's heap, only when HARD
-    # is asked for).
-    from core.data import hard_table
-    t = hard_table(kind)
-    if t is None:
-        return False
-    t.close()
-    return True
-
-
 class Setup(Screen):
     """A game's setup: the number of players, what each seat is (HUMAN or a CPU and its
     level), for Frenzy its schedule (Relay or Lockstep, the Settings' FRENZY TURNS),
@@ -229,12 +218,10 @@ class Setup(Screen):
         self.n = min(max(s[self.at], self.lo), self.hi)
         b = s[self.at + 1]
         self.seats = bytearray(b >> 2 * i & 3 for i in range(4))
-        hard = None  # whether HARD's table is there, once a seat asks
         for i in range(4):
             if self.seats[i] == 3:
-                if hard is None:
-                    hard = _hard(k)
-                if not hard:
+                from core.data import has_hard
+                if not has_hard(k):
                     self.seats[i] = 2  # HARD without its table: NORMAL
         if not self._humans():
             self.seats[0] = 0
@@ -279,7 +266,12 @@ class Setup(Screen):
             else:
                 i = c - R_SEAT
                 was = self.seats[i]
-                self.seats[i] = was + 1 if was < 2 or was == 2 and _hard(self.kind) else 0
+                nxt = (was + 1) & 3
+                if nxt == 3:
+                    from core.data import has_hard
+                    if not has_hard(self.kind):
+                        nxt = 0  # HARD without its table is not offered
+                self.seats[i] = nxt
                 if not self._humans():
                     # The one human left: a CPU seat only once another is human.
                     self.seats[i] = was
