@@ -46,15 +46,12 @@ except ImportError:
         return x
 
 try:
-    from time import sleep_ms, ticks_add, ticks_diff, ticks_ms, ticks_us
+    from time import sleep_ms, ticks_add, ticks_diff, ticks_ms
 except ImportError:  # CPython
     import time as _time
 
     def ticks_ms():
         return int(_time.monotonic() * 1000)
-
-    def ticks_us():
-        return int(_time.monotonic() * 1000000)
 
     def ticks_add(a, b):
         return a + b
@@ -270,7 +267,7 @@ class App:
         cpu = self.cpu
         if cpu is None:
             from ui.cpu_turn import CpuTurn
-            cpu = self.cpu = CpuTurn(self, ticks_us)  # its clock for thinking
+            cpu = self.cpu = CpuTurn(self, ticks_ms)  # its clock for thinking
         cpu.tick(scr, q)
 
     def save(self, kind, game, ui=b""):

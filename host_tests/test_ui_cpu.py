@@ -436,19 +436,15 @@ def test_ok_fast_forwards_a_cpu_turn():
     assert ends[0] == ends[1]
 
 
-class _Screen:
-    dirty = False
-
-
 class _Clock:
     """A clock for CpuTurn: every reading 5 ms later, as if each step took 5 ms."""
 
     def __init__(self):
-        self.us = 0
+        self.ms = 0
 
     def __call__(self):
-        self.us += 5000
-        return self.us
+        self.ms += 5
+        return self.ms
 
 
 def _decision(steps):
@@ -462,16 +458,13 @@ def test_thinking_takes_its_share_of_each_frame():
     # frame; one in a frame that redraws; the value, or _END when the steps run out.
     from ui.cpu_turn import CpuTurn
     c = CpuTurn(ui_rig.Rig("cpu_share").app, _Clock())
-    c.scr = _Screen()
     for dirty, steps, frames in ((False, 10, 4), (False, 2, 1), (True, 10, 11)):
-        _Screen.dirty = dirty
         it = _decision(steps)
         got = []
         while not got or got[-1] is None:
-            got.append(c._work(it))
+            got.append(c._work(it, dirty))
         assert got == [None] * (frames - 1) + [0x123], (dirty, steps, got)
-    _Screen.dirty = False
-    assert c._work(iter(())) == -1
+    assert c._work(iter(()), False) == -1
 
 
 def test_a_cpu_shows_its_dice_before_it_picks():

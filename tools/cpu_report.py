@@ -17,7 +17,7 @@
   adds). Then the estimate for an ESP32 at its default 160 MHz: the figure times
   ESP32_RATIO; and the frames a decision takes there as ui/cpu_turn.py paces it
   (its steps, times ESP32_RATIO, put in frames as _work() does: steps start while
-  less than _THINK_US of the frame is used; one step in the first frame, which
+  less than _THINK_MS of the frame is used; one step in the first frame, which
   redraws).
 - memory: heap bytes kept by importing each CPU module and after HARD games with
   its table open (gc.collect() first), and the most one decision allocates
@@ -101,14 +101,14 @@ def _timed(fn):
 
 
 def think_us():
-    """ui/cpu_turn.py's _THINK_US, read from its source (one value, one place)."""
+    """ui/cpu_turn.py's _THINK_MS in us, read from its source (one value, one place)."""
     here = sys.argv[0]
     i = here.rfind("tools/")
     with open(here[:i] + "firmware/ui/cpu_turn.py") as f:
         for ln in f:
-            if ln.startswith("_THINK_US = const("):
-                return int(ln[18:ln.index(")")])
-    raise ValueError("no _THINK_US in ui/cpu_turn.py")
+            if ln.startswith("_THINK_MS = const("):
+                return int(ln[18:ln.index(")")]) * 1000
+    raise ValueError("no _THINK_MS in ui/cpu_turn.py")
 
 
 def frames(steps, ratio, share):

@@ -563,7 +563,7 @@ def think(game, skill, rng=None, table=None, memo=None):
                 w1, w = yield from e.steps()
                 entry = [w1, w, None, {}]
                 if key is not None:
-                    memo[key] = entry
+                    memo[key] = entry  # pyright: ignore[reportOptionalSubscript] (a key: a memo)
                 yield None
             yield from _holds(game, entry)
         elif ph == MOVING:
@@ -580,7 +580,7 @@ def think(game, skill, rng=None, table=None, memo=None):
                 w1, w = _normal_worths(game)
                 entry = [w1, w, None, {}]
                 if key is not None:
-                    memo[key] = entry
+                    memo[key] = entry  # pyright: ignore[reportOptionalSubscript] (a key: a memo)
             yield from _holds(game, entry)
         else:
             yield _easy_holds(game)

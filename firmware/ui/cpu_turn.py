@@ -5,22 +5,23 @@ app.cpu) and forgotten with the game. While a CPU decides, the game screen
 hands each frame's events to `tick(scr, q)` instead of acting on them itself.
 
 A turn is shown as a person would play it, one visible step at a time: the CPU thinks
-with its core module's think(), then sets aside or selects the dice one by one, says what it does in a short line (the app's notice:
-"KEEPS 6 6", "MOVES UP FROM LEVEL 2", "STOPS WITH 650", ...) and makes the decision
-through the screen's own code: its dice are shaken with app.start_roll() (the same
-tumble, rattle and dice source as a human's shake), its choices applied by the
-screen's decision functions (so they are saved, sounded and shown as a human's).
+with its core module's think(), then sets aside or selects the dice one by one, says
+what it does in a short line (the app's notice: "KEEPS 6 6", "MOVES UP FROM LEVEL 2",
+"STOPS WITH 650", ...) and makes the decision through the screen's own code: its
+dice are shaken with app.start_roll() (the same tumble, rattle and dice source as a
+human's shake), its choices applied by the screen's decision functions (so they are
+saved, sounded and shown as a human's).
 OK or a shake does the next step at once; BACK leaves to the menu (the game is saved
 as it stands; Continue thinks the step again: a decision depends on the game only).
 
 Thinking and showing are paced apart. Thinking spends a share of each frame: think()'s
-bounded steps until _THINK_US of the app's clock (ticks_us, passed in by the app: no
+bounded steps until _THINK_MS of the app's clock (ticks_ms, passed in by the app: no
 clock in ui or core) are used, one step only in a frame that redraws. What is shown
 keeps its own pace: the dice or the choices on screen at least _LOOK_MS before the
 first pick however soon the decision is ready, then the picks and the line at their
 times. Shake Up's turn DP tables (NORMAL and HARD need them, once per game) are made
-ahead, in the waits of the CPU's first shake (its line to read), so that its first
-decision thinks no longer than any other.
+ahead, in the waits of the CPU's turn (its first shake's line to read), so that its
+first decision thinks no longer than any other.
 
 The CPU reads the core Game as the screen holds it; what each core module reads of it
 (only what a human in its seat could see) is described there.
@@ -45,9 +46,9 @@ _LOOK_MS = const(700)   # the dice or choices on screen before the first pick
 # that thinks (drawing nothing: ~3 ms) stays under 12 + 7 + 3 = 22 ms, with room for a
 # collection. A decision of 420 ms (HARD after shake 1, at the slow bound) takes 35
 # frames, 1.2 s; the host does it in the first frame.
-_THINK_US = const(12000)
+_THINK_MS = const(12)
 _END = const(-1)        # _work(): the generator ended without a value
-# ticks_us() counts modulo a power of two of at least 2 ** 30 (MicroPython v1.28.0
+# ticks_ms() counts modulo a power of two of at least 2 ** 30 (MicroPython v1.28.0
 # py/mpconfig.h:1892 MICROPY_PY_TIME_TICKS_PERIOD, extmod/modtime.c:157): a short time
 # since t0 is (now - t0) & _TICKS_MASK, as ticks_diff() gives it.
 _TICKS_MASK = const(0x3FFFFFFF)
@@ -55,7 +56,7 @@ _TICKS_MASK = const(0x3FFFFFFF)
 
 class CpuTurn:
     def __init__(self, app, clock):
-        """clock() -> us: the app's ticks_us, for thinking's share of a frame."""
+        """clock() -> ms: the app's ticks_ms, for thinking's share of a frame."""
         self.app = app
         self.clock = clock
         self.scr = None
@@ -100,7 +101,7 @@ class CpuTurn:
             self.due = app.now
         if app.elapsed(self.due) < 0:
             a = self.ahead  # a wait: the time to make the tables ahead
-            if a is not None and self._work(a) is not None:
+            if a is not None and self._work(a, scr.dirty) is not None:
                 self.ahead = None
             return
         try:
@@ -113,8 +114,8 @@ class CpuTurn:
     # ---- thinking --------------------------------------------------------------------
 
     def _load(self, scr):
-        # The game's CPU module; with a NORMAL or HARD CPU in Shake Up its tables are
-        # then made in the waits ahead.
+        # The game's CPU module (returned); with a NORMAL or HARD CPU in Shake Up its
+        # tables are then made in the waits ahead.
         if scr.KIND == SHAKEUP:
             import core.cpu_shakeup as mod
             for c in self.app.cpus:
@@ -124,13 +125,13 @@ class CpuTurn:
         else:
             import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
         self.mod = mod
+        return mod
 
-    def _work(self, it):
-        """One frame's share of thinking on generator it (think() or prepare()):
-        returns its first value that is not None, _END at its end, or None when the
-        share is used (on in the next frame)."""
+    def _work(self, it, dirty):
+        """One frame's share of thinking on generator it (think() or prepare()), one
+        step when the frame redraws (dirty): returns its first value that is not None,
+        _END at its end, or None when the share is used (on in the next frame)."""
         clock = self.clock
-        dirty = self.scr.dirty  # the frame redraws: one step
         t0 = clock()
         while True:
             try:
@@ -139,7 +140,7 @@ class CpuTurn:
                 return _END
             if d is not None:
                 return d
-            if dirty or (clock() - t0) & _TICKS_MASK >= _THINK_US:
+            if dirty or (clock() - t0) & _TICKS_MASK >= _THINK_MS:
                 return None
 
     def _think(self, scr):
@@ -150,7 +151,7 @@ class CpuTurn:
         t0 = app.now
         g = scr.game
         skill = app.cpus[g.player] - 1
-        mod = self.mod
+        mod = self.mod or self._load(scr)  # (loaded by tick())
         if skill == 2 and self.table is None and not self.missing:
             try:
                 self.table = mod.open_table()  # None when the file is missing
@@ -167,7 +168,7 @@ class CpuTurn:
             if it is not None:
                 d = None
                 while d is None:
-                    d = self._work(it)
+                    d = self._work(it, scr.dirty)
                     if d is None:
                         yield 0
         if d == _END:
