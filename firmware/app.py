@@ -268,7 +268,7 @@ class App:
         cpu = self.cpu
         if cpu is None:
             from ui.cpu_turn import CpuTurn
-            cpu = self.cpu = CpuTurn(self)
+            cpu = self.cpu = CpuTurn(self, ticks_ms)  # its clock for thinking
         cpu.tick(scr, q)
 
     def save(self, kind, game, ui=b""):

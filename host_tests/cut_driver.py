@@ -24,7 +24,8 @@ loses nothing already logged:
     X message                 a check failed (then exit 3)
 
 `soak`: EVENTS random button and shake events; every EVERY events prints
-`M events mem_alloc screen` after gc.collect(); any exception is fatal (exit 1).
+`M events mem_alloc screen modules` after gc.collect() (modules: the firmware's loaded
+ones, comma-separated, sorted); any exception is fatal (exit 1).
 With BUDGET (bytes) the simulator and this driver load first, then all heap but BUDGET
 is fenced off, so the firmware (from LIB, a tools/build.py output with board.mpy, as
 deployed) runs in exactly BUDGET bytes.
@@ -54,6 +55,18 @@ def _no_log(c, args):
     pass
 
 
+class _NoList:
+    """Stands in for the buzzer model's change log (as tools/bench/harness.py does):
+    kept, it is a sawtooth of 256-512 tuples (8-16 KB here) that follows the sounds
+    played, not the firmware's heap, and would move the soak's floors by chance."""
+
+    def __len__(self):
+        return 0
+
+    def append(self, item):
+        pass
+
+
 def setup(root, lib=""):
     for p in (lib or root + "/firmware", root + "/tools/sim", root + "/tools/bench"):
         if p not in sys.path:
@@ -72,6 +85,7 @@ def setup(root, lib=""):
     sim.log_i2c = False  # the bus log holds frames: no place for it in a small heap
     if sim.oled is not None and hasattr(sim.oled, "_log"):
         sim.oled._log = _no_log  # nor for the panel model's command log
+    sim.pwm.log = _NoList()  # nor for the buzzer model's log of tone changes
     import xorshift  # noqa: F401  (before any fence: the driver's share, not the firmware's)
     return board, sim
 
@@ -309,6 +323,7 @@ def soak(root, fs, events, seed, every, budget=0, lib=""):
     board, sim = setup(root, lib)
     if budget:
         fence(budget)
+    ours = set(sys.modules)  # the simulator's and this driver's: not the firmware's
     from app import App
     rng = Rng(seed)
     app = App(board, fs_root=fs, source=Rng(seed ^ 0x77))
@@ -345,8 +360,10 @@ def soak(root, fs, events, seed, every, budget=0, lib=""):
             now += 200 + rng.below(3000)  # idle a while (dim, sometimes off)
         if i % every == 0:
             gc.collect()
-            sys.stdout.write("M %d %d %s\n" % (i, gc.mem_alloc() if hasattr(gc, "mem_alloc")
-                                                else 0, getattr(app.screen, "NAME", "?")))
+            used = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+            mods = ",".join(sorted(m for m in sys.modules if m not in ours))
+            sys.stdout.write("M %d %d %s %s\n" % (i, used, getattr(app.screen, "NAME", "?"),
+                                                   mods))
     sys.stdout.write("DONE %d\n" % events)
 
 

@@ -224,15 +224,20 @@ def test_setup_first_time_then_the_last_one_again():
     # A new App on the same files: the last setup is offered again.
     r2 = ui_rig.Rig("cpu_setup", fs=r.root)
     ui_rig.at_menu(r2)
-    ui_rig.to_item(r2, "FARKLE FRENZY")
-    r2.press(OK)
-    if r2.screen == "menu":  # "replace saved game?": YES
-        r2.press(NEXT)
-        r2.press(OK)
-    s = r2.app.screen
+    s = _open_setup(r2, "FARKLE FRENZY")
     assert s.NAME == "setup" and s.n == 3 and bytes(s.seats[:3]) == b"\x01\x00\x03"
     r2.press(OK)
     assert r2.screen == "frenzy" and bytes(r2.app.cpus) == b"\x01\x00\x03\x00"
+
+
+def _open_setup(r, item):
+    # From the menu, the game's setup (past "replace saved game?": YES).
+    ui_rig.to_item(r, item)
+    r.press(OK)
+    if r.screen == "menu":
+        r.press(NEXT)
+        r.press(OK)
+    return r.app.screen
 
 
 def test_setup_keeps_one_human():
@@ -338,6 +343,69 @@ def test_frenzy_cpu_saves_its_seats_and_continues():
     assert log.winner >= 0
 
 
+def _no_data(name):
+    return None  # core.data.open_data as without the data/ folder
+
+
+def _hide_data():
+    # core.data as loaded now (the app forgets it with a game's modules: hidden again
+    # after each return to the menu) finds no data file.
+    import sys
+    import core.data  # noqa: F401
+    sys.modules["core.data"].open_data = _no_data
+
+
+def test_hard_without_its_table_plays_as_normal_and_is_not_offered():
+    # The same game from the same seed twice, GREEN's seat saved as NORMAL, then as
+    # HARD and continued without HARD's table: it says so once, then plays NORMAL's
+    # game, line for line, to the same end. Then its setup offers EASY and NORMAL only,
+    # and a last setup with HARD comes back as NORMAL.
+    from app import forget
+    runs = []
+    try:
+        for hard in (False, True):
+            r = _start("cpu_nohard%d" % hard, "SHAKE UP", 2, (0, 3 if hard else 2), seed=11)
+            r.press(BACK)  # saved at the roll-off, GREEN a CPU
+            assert r.screen == "menu" and r.app.store.has_game()
+            if hard:
+                _hide_data()  # the table is gone
+            ui_rig.to_item(r, "CONTINUE")
+            r.press(OK)
+            assert r.screen == "shakeup" and bytes(r.app.cpus) == (
+                b"\x00\x03\x00\x00" if hard else b"\x00\x02\x00\x00")
+            g = r.app.screen.game
+            log = Log()
+            play(r, log)
+            runs.append((log.winner, g.to_bytes(), log.lines))
+        (w0, g0, lines0), (w1, g1, lines1) = runs
+        told = [ln for ln in lines1 if ln.startswith("NO HARD TABLE")]
+        assert len(told) == 1 and not [ln for ln in lines0 if ln.startswith("NO HARD")]
+        assert [ln for ln in lines1 if ln not in told] == lines0, (lines0[:8], lines1[:8])
+        assert w0 == w1 and g0 == g1 and "KEEPS " in " | ".join(lines0)
+        # The setup, still without the table.
+        r.press(OK)
+        r.wait(600)
+        if r.screen != "menu":
+            r.press(BACK)
+        r.app.settings[store.S_SETUP + 1] = 0x03 << 2  # last time: RED HUMAN, GREEN HARD
+        ui_rig.at_menu(r)
+        _hide_data()
+        s = _open_setup(r, "SHAKE UP")
+        assert s.NAME == "setup" and bytes(s.seats[:2]) == b"\x00\x02", bytes(s.seats)
+        while s.cur != 2:  # GREEN's row
+            r.press(NEXT)
+        seen = []
+        for _ in range(6):
+            r.press(OK)
+            seen.append(s.seats[1])
+        assert seen == [0, 1, 2, 0, 1, 2], seen
+    finally:
+        forget(("core.data",))  # loaded again as it is
+    # With the table HARD is offered again.
+    r.press(OK)
+    assert s.seats[1] == 3
+
+
 def test_ok_fast_forwards_a_cpu_turn():
     # The CPU's first turn (from its BOARD view to the human's): pressing OK through it
     # takes far fewer frames than watching it, and ends the same way.
@@ -366,6 +434,62 @@ def test_ok_fast_forwards_a_cpu_turn():
         ends.append(s.game.to_bytes())
     assert frames[1] * 2 < frames[0], frames
     assert ends[0] == ends[1]
+
+
+class _Clock:
+    """A clock for CpuTurn: every reading 5 ms later, as if each step took 5 ms."""
+
+    def __init__(self):
+        self.ms = 0
+
+    def __call__(self):
+        self.ms += 5
+        return self.ms
+
+
+def _decision(steps):
+    for _ in range(steps):
+        yield None
+    yield 0x123
+
+
+def test_thinking_takes_its_share_of_each_frame():
+    # _work() steps while less than 12 ms of the frame is used: three 5 ms steps a
+    # frame; one in a frame that redraws; the value, or _END when the steps run out.
+    from ui.cpu_turn import CpuTurn
+    c = CpuTurn(ui_rig.Rig("cpu_share").app, _Clock())
+    for dirty, steps, frames in ((False, 10, 4), (False, 2, 1), (True, 10, 11)):
+        it = _decision(steps)
+        got = []
+        while not got or got[-1] is None:
+            got.append(c._work(it, dirty))
+        assert got == [None] * (frames - 1) + [0x123], (dirty, steps, got)
+    assert c._work(iter(()), False) == -1
+
+
+def test_a_cpu_shows_its_dice_before_it_picks():
+    # However soon it has decided (here in the frame the dice land), the first die it
+    # sets aside shows no sooner than 700 ms after; OK skips the wait.
+    waits = []
+    for fast in (False, True):
+        r = _start("cpu_look%d" % fast, "SHAKE UP", 2, (0, 2), seed=21)
+        log = Log()
+
+        def landed(r):
+            s = r.app.screen
+            return (s.NAME == "shakeup" and s.view == ss.DICE and r.app.cpus[s.game.player]
+                    and not r.app.tumbling and s.game.shakes == 1)
+        play(r, log, until=landed)
+        s = r.app.screen
+        t0 = r.t
+        while s.pending == s.game.held and s.cur != 5 and r.t - t0 < 5000:
+            if fast:
+                r.press(OK)
+            else:
+                r.step()
+        waits.append(r.t - t0)
+    assert waits[0] >= 700 and waits[0] < 1000, waits
+    assert waits[1] < 400, waits  # two presses: 330 ms
 
 
 def test_golden_cpu_turns():

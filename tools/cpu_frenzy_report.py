@@ -65,22 +65,13 @@ def duels(games, pairs=_DUELS):
 
 
 def main(argv):
-    games = 5000
-    rounds = 4000
-    parts = []
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--games":
-            games = int(argv[i + 1])
-        elif argv[i] == "--rounds":
-            rounds = int(argv[i + 1])
-        elif argv[i] == "--part":
-            parts.append(argv[i + 1])
-        else:
-            raise ValueError("usage: cpu_frenzy_report.py [--games N] [--rounds N] "
-                             "[--part exact|solo|duels|ladder]")
-        i += 2
-    for p in parts or ("exact", "solo", "duels", "ladder"):
+    from report_args import options
+    o = options(argv, {"games": "int", "rounds": "int", "part": "list"},
+                "usage: cpu_frenzy_report.py [--games N] [--rounds N] "
+                "[--part exact|solo|duels|ladder]")
+    games = 5000 if o["games"] is None else o["games"]
+    rounds = 4000 if o["rounds"] is None else o["rounds"]
+    for p in o["part"] or ("exact", "solo", "duels", "ladder"):
         if p == "exact":
             exact()
         elif p == "solo":

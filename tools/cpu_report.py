@@ -1,6 +1,8 @@
 """The CPU players' figures (issue 15) in one command: strength, thinking time, memory.
 
   python tools/cpu_report.py [--quick] [--games N] [--part shakeup|frenzy|time|memory]
+      [--ratio R]   (time: this ESP32_RATIO, not the one measured: a loaded machine's
+                     pystone is low and its short steps are not, so the ratio reads low)
   build/mp32/obj/micropython tools/cpu_report.py --part time     (the 32-bit gauge)
   build/mp32/obj/micropython tools/cpu_report.py --part memory --lib build/esp32_devkit
   micropython tools/cpu_report.py --part time                     (64-bit unix port)
@@ -13,7 +15,10 @@
   Frenzy 2 and 4 players in both schedules and solo), every skill; each decision
   and each step timed 5 times, the fastest kept (the machine's other work only
   adds). Then the estimate for an ESP32 at its default 160 MHz: the figure times
-  ESP32_RATIO.
+  ESP32_RATIO; and the frames a decision takes there as ui/cpu_turn.py paces it
+  (its steps, times ESP32_RATIO, put in frames as _work() does: steps start while
+  less than _THINK_MS of the frame is used; one step in the first frame, which
+  redraws).
 - memory: heap bytes kept by importing each CPU module and after HARD games with
   its table open (gc.collect() first), and the most one decision allocates
   (MicroPython only; --lib build/<board>: the built .mpy files, as on the device).
@@ -95,9 +100,36 @@ def _timed(fn):
     return r, best
 
 
+def think_us():
+    """ui/cpu_turn.py's _THINK_MS in us, read from its source (one value, one place)."""
+    here = sys.argv[0]
+    i = here.rfind("tools/")
+    with open(here[:i] + "firmware/ui/cpu_turn.py") as f:
+        for ln in f:
+            if ln.startswith("_THINK_MS = const("):
+                return int(ln[18:ln.index(")")]) * 1000
+    raise ValueError("no _THINK_MS in ui/cpu_turn.py")
+
+
+def frames(steps, ratio, share):
+    """The frames steps (us here) take on the ESP32 (times ratio) as ui/cpu_turn.py
+    runs them: one in the first frame, then each frame's steps start while less than
+    share us of it is used."""
+    n = 1
+    used = share  # the first frame: one step
+    first = True
+    for t in steps:
+        if used >= share and not first:
+            n += 1
+            used = 0
+        first = False
+        used += t * ratio
+    return n
+
+
 def _steps(make):
-    """(decision, the slowest step in us, steps): think() stepped 5 times, each
-    step's fastest run kept."""
+    """(decision, the slowest step in us, steps, each step's us): think() stepped 5
+    times, each step's fastest run kept."""
     fast = []
     d = None
     for _ in range(5):
@@ -118,22 +150,29 @@ def _steps(make):
             k += 1
             if x is not None:
                 d = x
-    return d, max(fast), len(fast)
+    return d, max(fast), len(fast), fast
 
 
 class _Worst:
-    def __init__(self):
+    def __init__(self, ratio, share):
+        self.ratio = ratio
+        self.share = share
         self.decision = (0, "")
         self.step = (0, "")
         self.steps = 0
-        self.build = None  # Shake Up's table build: (us, slowest step, steps)
+        self.frames = (0, 0, "")  # the most frames on the ESP32: (frames, steps, where)
+        self.build = None  # Shake Up's table build: (us, slowest step, steps, frames)
 
-    def see(self, us, step, n, where):
+    def see(self, us, step, fast, where):
         if us > self.decision[0]:
             self.decision = (us, where)
         if step > self.step[0]:
             self.step = (step, where)
+        n = len(fast)
         self.steps = max(self.steps, n)
+        f = frames(fast, self.ratio, self.share)
+        if f > self.frames[0]:
+            self.frames = (f, n, where)
 
 
 def time_shakeup(games, worst):
@@ -154,16 +193,16 @@ def time_shakeup(games, worst):
     def steps():
         C._T = None
         return C._build()
-    _, step, n = _steps(steps)
-    worst.build = (us, step, n)
+    _, step, n, fast = _steps(steps)
+    worst.build = (us, step, n, frames(fast, worst.ratio, worst.share))
     for players in (2, 4):
         for i in range(games):
             g = S.Game(players, i % 2 == 1, Dice(Seeded(i + 1)))
             while g.legal():  # (built modules inline their codes: no S.OVER)
                 skill = (i + g.player) % 3
                 d, us = _timed(lambda: C.choose(g, skill, rng, t))
-                d2, step, n = _steps(lambda: C.think(g, skill, rng, t))
-                worst.see(us, step, n, "Shake Up %d players %s %s" % (
+                d2, step, n, fast = _steps(lambda: C.think(g, skill, rng, t))
+                worst.see(us, step, fast, "Shake Up %d players %s %s" % (
                     players, ("EASY", "NORMAL", "HARD")[skill], names[g.phase]))
                 g.apply(d)
     t.close()
@@ -185,20 +224,24 @@ def time_frenzy(games, worst):
                     s = g.player
                     skill = (i + s) % 3
                     d, us = _timed(lambda: C.choose(g, skill, None, t))
-                    d2, step, n = _steps(lambda: C.think(g, skill, None, t))
-                    worst.see(us, step, n, "Frenzy %d players %s %s %s" % (
+                    d2, step, n, fast = _steps(lambda: C.think(g, skill, None, t))
+                    worst.see(us, step, fast, "Frenzy %d players %s %s %s" % (
                         players, ("relay", "lockstep")[sched], ("EASY", "NORMAL", "HARD")[skill],
                         names[g.phase]))
                     g.apply(C.choose(g, skill, rngs[s], t))
     t.close()
 
 
-def timing(games):
-    ratio, how = esp32_ratio()
+def timing(games, ratio=None):
+    if ratio is None:
+        ratio, how = esp32_ratio()
+    else:
+        how = "given (--ratio)"
     impl = _impl()
     print("time (%s): ESP32_RATIO %.0f, PROVISIONAL: %s" % (impl, ratio, how))
+    share = think_us()
     for name, fn in (("Shake Up", time_shakeup), ("Frenzy", time_frenzy)):
-        w = _Worst()
+        w = _Worst(ratio, share)
         fn(games, w)
         for label, (us, where) in (("slowest decision", w.decision),
                                    ("slowest think() step", w.step)):
@@ -208,12 +251,17 @@ def timing(games):
                 (" (goal %d ms: %s)" % (STEP_GOAL_MS, "PASS" if ms <= STEP_GOAL_MS else "MISS"))
                 if "step" in label else ""))
         print("time (%s): %s most think() steps in one decision: %d" % (impl, name, w.steps))
+        f, n, where = w.frames
+        print("time (%s): %s most frames one decision takes on the ESP32 (%d us of each "
+              "frame, ui/cpu_turn.py): %d frames, %d ms at 33 ms a frame (%d steps; %s)"
+              % (impl, name, share, f, f * 33, n, where))
         if w.build:
-            us, step, n = w.build
-            print("time (%s): %s building the turn DP's tables (the first NORMAL or HARD "
-                  "decision, once per import): %d us in %d steps, the slowest %d us; ESP32 "
-                  "estimate %.1f ms, the slowest step %.1f ms"
-                  % (impl, name, us, n, step, us * ratio / 1000, step * ratio / 1000))
+            us, step, n, f = w.build
+            print("time (%s): %s building the turn DP's tables (cpu_shakeup.prepare(), "
+                  "once per game, in the waits of a CPU's first shake): %d us in %d steps, "
+                  "the slowest %d us; ESP32 estimate %.1f ms, the slowest step %.1f ms, "
+                  "%d frames"
+                  % (impl, name, us, n, step, us * ratio / 1000, step * ratio / 1000, f))
 
 
 def _heap():
@@ -278,26 +326,16 @@ def memory():
 
 
 def main(argv):
-    games = None
-    quick = False
-    parts = []
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--games":
-            games = int(argv[i + 1])
-            i += 2
-        elif argv[i] == "--part":
-            parts.append(argv[i + 1])
-            i += 2
-        elif argv[i] == "--quick":
-            quick = True
-            i += 1
-        elif argv[i] == "--lib":
-            sys.path.insert(0, argv[i + 1])  # e.g. build/esp32_devkit: the built .mpy
-            i += 2
-        else:
-            raise ValueError("usage: cpu_report.py [--quick] [--games N] "
-                             "[--part shakeup|frenzy|time|memory]")
+    from report_args import options
+    o = options(argv, {"games": "int", "part": "list", "quick": "flag", "lib": "str",
+                       "ratio": "int"},
+                "usage: cpu_report.py [--quick] [--games N] [--lib DIR] [--ratio R] "
+                "[--part shakeup|frenzy|time|memory]")
+    games = o["games"]
+    quick = o["quick"]
+    parts = o["part"]
+    if o["lib"]:
+        sys.path.insert(0, o["lib"])  # e.g. build/esp32_devkit: the built .mpy
     if not parts:
         parts = ["time", "memory"] if sys.implementation.name == "micropython" \
             else ["shakeup", "frenzy", "time"]
@@ -315,7 +353,7 @@ def main(argv):
             n = games or (300 if quick else 5000)
             cpu_frenzy_report.main(["--games", str(n), "--rounds", str(400 if quick else 4000)])
         elif p == "time":
-            timing(games or (4 if quick else 12))
+            timing(games or (4 if quick else 12), o["ratio"])
         elif p == "memory":
             memory()
         else:

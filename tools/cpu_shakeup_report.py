@@ -81,20 +81,12 @@ def crowd(games):
 
 
 def main(argv):
-    games = 5000
-    parts = []
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--games":
-            games = int(argv[i + 1])
-            i += 2
-        elif argv[i] == "--part":
-            parts.append(argv[i + 1])
-            i += 2
-        else:
-            raise ValueError("usage: cpu_shakeup_report.py [--games N] "
-                             "[--part table|duels|ladder|mirror|crowd]")
-    for p in parts or ("table", "duels", "ladder", "mirror", "crowd"):
+    from report_args import options
+    o = options(argv, {"games": "int", "part": "list"},
+                "usage: cpu_shakeup_report.py [--games N] "
+                "[--part table|duels|ladder|mirror|crowd]")
+    games = 5000 if o["games"] is None else o["games"]
+    for p in o["part"] or ("table", "duels", "ladder", "mirror", "crowd"):
         if p == "table":
             table()
         elif p == "duels":

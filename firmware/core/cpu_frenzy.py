@@ -87,8 +87,9 @@ def open_table():
     """HARD's table, data/frenzy_round.bin, opened for reading in place (the caller
     passes it as table= and closes it), or None when the file is missing: then
     offer HARD as NORMAL and say so (choose() refuses HARD without the table)."""
-    from core.data import open_data
-    return open_data("frenzy_round.bin")
+    from core.data import hard_table
+    from core.games import FRENZY
+    return hard_table(FRENZY)
 
 
 def choose(game, skill, rng=None, table=None):

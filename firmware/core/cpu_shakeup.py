@@ -57,8 +57,9 @@ def open_table():
     """HARD's table, data/shakeup2.bin, opened for reading in place (the caller
     passes it as table= and closes it), or None when the file is missing: then
     offer HARD as NORMAL and say so (choose() refuses HARD without the table)."""
-    from core.data import open_data
-    return open_data("shakeup2.bin")
+    from core.data import hard_table
+    from core.games import SHAKEUP
+    return hard_table(SHAKEUP)
 
 
 def pawn_rank(c, i=0):
@@ -111,6 +112,14 @@ _POW6 = (1, 6, 36, 216, 1296)
 _PER_BUILD = const(2)   # multisets (or pawn placements) a build step makes
 _PER_SUM = const(40)    # entries a step of the last shake's DP sums
 _PER_HOLD = const(48)   # multisets a step of a hold's DP visits
+
+
+def prepare():
+    """The turn DP's tables (NORMAL and HARD need them), made ahead of the first
+    decision that would: a generator that yields None after each step (think()'s
+    size), nothing once they are made (they stay while this module is loaded)."""
+    if _T is None:
+        yield from _build()
 
 
 def _tables():
@@ -525,7 +534,7 @@ def choose(game, skill, rng=None, table=None, memo=None):
 def think(game, skill, rng=None, table=None, memo=None):
     """choose() in bounded steps, for an interface that thinks between frames: a
     generator that yields None after each step (building the turn DP's tables, once
-    per import, in parts; HARD's worths, a step per move or penalty tried; the last
+    per import, in parts, unless prepare() made them; HARD's worths, a step per move or penalty tried; the last
     shake's DP and each hold's DP after shake 1, in parts), then the decision; every
     step well under 10 ms on an ESP32 at 160 MHz (tools/cpu_report.py). Drive it with a
     time budget per frame: next() until the decision comes or the frame's share for
@@ -545,8 +554,7 @@ def think(game, skill, rng=None, table=None, memo=None):
     if skill == _HARD:
         if table is None:
             raise ValueError("HARD needs the table (data/shakeup2.bin)")
-        if _T is None:
-            yield from _build()
+        yield from prepare()
         e = _Eval(game, table)
         yield None
         if ph == CHOOSE:
@@ -555,7 +563,7 @@ def think(game, skill, rng=None, table=None, memo=None):
                 w1, w = yield from e.steps()
                 entry = [w1, w, None, {}]
                 if key is not None:
-                    memo[key] = entry
+                    memo[key] = entry  # pyright: ignore[reportOptionalSubscript] (a key: a memo)
                 yield None
             yield from _holds(game, entry)
         elif ph == MOVING:
@@ -566,14 +574,13 @@ def think(game, skill, rng=None, table=None, memo=None):
         return
     if ph == CHOOSE:
         if skill == _NORMAL:
-            if _T is None:
-                yield from _build()
+            yield from prepare()
             entry, key = _entry(memo, skill, None, game)
             if entry is None:
                 w1, w = _normal_worths(game)
                 entry = [w1, w, None, {}]
                 if key is not None:
-                    memo[key] = entry
+                    memo[key] = entry  # pyright: ignore[reportOptionalSubscript] (a key: a memo)
             yield from _holds(game, entry)
         else:
             yield _easy_holds(game)

@@ -1,5 +1,23 @@
 """The data files under data/ (firmware/data/ in the clone): tables the CPUs read in
 place, a seek and a few bytes at a time, so they stay in flash and off the heap."""
+from core.games import SHAKEUP
+
+
+def hard_table(kind):
+    """HARD's table for game kind (core.games' SHAKEUP or FRENZY), opened for
+    reading in place, or None when it is missing (HARD is then not offered, and a
+    saved HARD seat plays as NORMAL)."""
+    return open_data("shakeup2.bin" if kind == SHAKEUP else "frenzy_round.bin")
+
+
+def has_hard(kind):
+    """Whether HARD's table for game kind is there (opened and closed: a moment's
+    heap; the setup asks only when a seat would be HARD)."""
+    f = hard_table(kind)
+    if f is None:
+        return False
+    f.close()
+    return True
 
 
 def open_data(name):

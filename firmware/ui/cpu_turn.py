@@ -5,14 +5,23 @@ app.cpu) and forgotten with the game. While a CPU decides, the game screen
 hands each frame's events to `tick(scr, q)` instead of acting on them itself.
 
 A turn is shown as a person would play it, one visible step at a time: the CPU thinks
-with its core module's think() (_STEPS bounded steps a frame), then sets aside or
-selects the dice one by one, says what it does in a short line (the app's notice:
-"KEEPS 6 6", "MOVES UP FROM LEVEL 2", "STOPS WITH 650", ...) and makes the decision
-through the screen's own code: its dice are shaken with app.start_roll() (the same
-tumble, rattle and dice source as a human's shake), its choices applied by the
-screen's decision functions (so they are saved, sounded and shown as a human's).
+with its core module's think(), then sets aside or selects the dice one by one, says
+what it does in a short line (the app's notice: "KEEPS 6 6", "MOVES UP FROM LEVEL 2",
+"STOPS WITH 650", ...) and makes the decision through the screen's own code: its
+dice are shaken with app.start_roll() (the same tumble, rattle and dice source as a
+human's shake), its choices applied by the screen's decision functions (so they are
+saved, sounded and shown as a human's).
 OK or a shake does the next step at once; BACK leaves to the menu (the game is saved
 as it stands; Continue thinks the step again: a decision depends on the game only).
+
+Thinking and showing are paced apart. Thinking spends a share of each frame: think()'s
+bounded steps until _THINK_MS of the app's clock (ticks_ms, passed in by the app: no
+clock in ui or core) are used, one step only in a frame that redraws. What is shown
+keeps its own pace: the dice or the choices on screen at least _LOOK_MS before the
+first pick however soon the decision is ready, then the picks and the line at their
+times. Shake Up's turn DP tables (NORMAL and HARD need them, once per game) are made
+ahead, in the waits of the CPU's turn (its first shake's line to read), so that its
+first decision thinks no longer than any other.
 
 The CPU reads the core Game as the screen holds it; what each core module reads of it
 (only what a human in its seat could see) is described there.
@@ -31,23 +40,35 @@ except ImportError:
 _PICK_MS = const(350)   # between the dice it sets aside or selects, one by one
 _READ_MS = const(1100)  # a line to read before the decision is made
 _ACK_MS = const(1600)   # a CPU's result, move or Farkle on screen before play goes on
-# think() steps per frame: each at most ~7 ms on an ESP32 (tools/cpu_report.py). Three
-# would fit a 33 ms frame, but with three the quick soak's floors rose by 5 KB on one
-# screen (not understood yet: see the closing note of 2026-12-01), so one for now.
-_STEPS = const(1)
+_LOOK_MS = const(700)   # the dice or choices on screen before the first pick
+# Thinking's share of a 33 ms frame: the steps start while less than this is used, and
+# a step takes at most ~7 ms on an ESP32 (tools/cpu_report.py --part time), so a frame
+# that thinks (drawing nothing: ~3 ms) stays under 12 + 7 + 3 = 22 ms, with room for a
+# collection. A decision of 420 ms (HARD after shake 1, at the slow bound) takes 35
+# frames, 1.2 s; the host does it in the first frame.
+_THINK_MS = const(12)
+_END = const(-1)        # _work(): the generator ended without a value
+# ticks_ms() counts modulo a power of two of at least 2 ** 30 (MicroPython v1.28.0
+# py/mpconfig.h:1892 MICROPY_PY_TIME_TICKS_PERIOD, extmod/modtime.c:157): a short time
+# since t0 is (now - t0) & _TICKS_MASK, as ticks_diff() gives it.
+_TICKS_MASK = const(0x3FFFFFFF)
 
 
 class CpuTurn:
-    def __init__(self, app):
+    def __init__(self, app, clock):
+        """clock() -> ms: the app's ticks_ms, for thinking's share of a frame."""
         self.app = app
+        self.clock = clock
         self.scr = None
         self.show = None  # the step-by-step show of the decision under way
         self.due = app.now
         self.table = None  # the opened table file (HARD), while the game lasts
         self.missing = False  # the table file is missing: HARD plays as NORMAL
-        self.mod = None
+        self.mod = None  # the game's CPU module, loaded at the first CPU turn
+        self.ahead = None  # Shake Up's tables in the making (cpu_shakeup.prepare())
 
     def close(self):
+        self.ahead = None
         t = self.table
         self.table = None
         if t is not None:
@@ -74,9 +95,14 @@ class CpuTurn:
             self.scr = scr
             self.show = self._shakeup(scr) if scr.KIND == SHAKEUP else self._frenzy(scr)
             self.due = app.now
+            if self.mod is None:
+                self._load(scr)
         if fast:
             self.due = app.now
         if app.elapsed(self.due) < 0:
+            a = self.ahead  # a wait: the time to make the tables ahead
+            if a is not None and self._work(a, scr.dirty) is not None:
+                self.ahead = None
             return
         try:
             ms = next(self.show)
@@ -87,20 +113,45 @@ class CpuTurn:
 
     # ---- thinking --------------------------------------------------------------------
 
+    def _load(self, scr):
+        # The game's CPU module (returned); with a NORMAL or HARD CPU in Shake Up its
+        # tables are then made in the waits ahead.
+        if scr.KIND == SHAKEUP:
+            import core.cpu_shakeup as mod
+            for c in self.app.cpus:
+                if c >= 2:
+                    self.ahead = mod.prepare()
+                    break
+        else:
+            import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
+        self.mod = mod
+        return mod
+
+    def _work(self, it, dirty):
+        """One frame's share of thinking on generator it (think() or prepare()), one
+        step when the frame redraws (dirty): returns its first value that is not None,
+        _END at its end, or None when the share is used (on in the next frame)."""
+        clock = self.clock
+        t0 = clock()
+        while True:
+            try:
+                d = next(it)
+            except StopIteration:
+                return _END
+            if d is not None:
+                return d
+            if dirty or (clock() - t0) & _TICKS_MASK >= _THINK_MS:
+                return None
+
     def _think(self, scr):
-        """The CPU's decision for g.player, _STEPS steps a frame: yields 0 (think on in
-        the next frame), returns the decision (`d = yield from self._think(scr)`)."""
+        """The CPU's decision for g.player: yields 0 (think on in the next frame), then
+        the ms still to wait until _LOOK_MS have passed since it began; returns the
+        decision (`d = yield from self._think(scr)`)."""
         app = self.app
+        t0 = app.now
         g = scr.game
-        kind = scr.KIND
         skill = app.cpus[g.player] - 1
-        mod = self.mod
-        if mod is None:
-            if kind == SHAKEUP:
-                import core.cpu_shakeup as mod
-            else:
-                import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
-            self.mod = mod
+        mod = self.mod or self._load(scr)  # (loaded by tick())
         if skill == 2 and self.table is None and not self.missing:
             try:
                 self.table = mod.open_table()  # None when the file is missing
@@ -111,17 +162,20 @@ class CpuTurn:
                 app.say("NO HARD TABLE:", "HARD PLAYS AS NORMAL")
         if skill == 2 and self.table is None:
             skill = 1  # HARD needs its table
-        d = None
-        n = 0
-        for d in mod.think(g, skill, rng=app.source, table=self.table):
-            if d is not None:
-                break
-            n += 1
-            if n == _STEPS:
-                n = 0
-                yield 0
-        if d is None:
+        a = self.ahead  # the rest of the tables first
+        self.ahead = None
+        for it in (a, mod.think(g, skill, rng=app.source, table=self.table)):
+            if it is not None:
+                d = None
+                while d is None:
+                    d = self._work(it, scr.dirty)
+                    if d is None:
+                        yield 0
+        if d == _END:
             raise ValueError("the CPU made no decision")
+        left = _LOOK_MS - app.elapsed(t0)
+        if left > 0:
+            yield left  # what it decided on stays on screen a moment first
         return d
 
     def _shake(self, scr, line):

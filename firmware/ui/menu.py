@@ -203,7 +203,8 @@ class Setup(Screen):
     level), for Frenzy its schedule (Relay or Lockstep, the Settings' FRENZY TURNS),
     then START. PREV/NEXT move over the rows, OK changes the row (or starts): three
     buttons do it all. The cursor starts on START, so the last setup (offered again
-    from the settings) is one press away. At least one seat stays HUMAN."""
+    from the settings) is one press away. At least one seat stays HUMAN. Without the
+    game's HARD table (data/) a CPU is EASY or NORMAL only."""
     NAME = "setup"
 
     def __init__(self, app, row):
@@ -217,6 +218,11 @@ class Setup(Screen):
         self.n = min(max(s[self.at], self.lo), self.hi)
         b = s[self.at + 1]
         self.seats = bytearray(b >> 2 * i & 3 for i in range(4))
+        for i in range(4):
+            if self.seats[i] == 3:
+                from core.data import has_hard
+                if not has_hard(k):
+                    self.seats[i] = 2  # HARD without its table: NORMAL
         if not self._humans():
             self.seats[0] = 0
         self.cur = self.start_row()
@@ -260,7 +266,12 @@ class Setup(Screen):
             else:
                 i = c - R_SEAT
                 was = self.seats[i]
-                self.seats[i] = (was + 1) & 3
+                nxt = (was + 1) & 3
+                if nxt == 3:
+                    from core.data import has_hard
+                    if not has_hard(self.kind):
+                        nxt = 0  # HARD without its table is not offered
+                self.seats[i] = nxt
                 if not self._humans():
                     # The one human left: a CPU seat only once another is human.
                     self.seats[i] = was
