@@ -92,8 +92,9 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # The screens the menu opens: forgotten on every return to the menu. A game start also
 # forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room")
-# Boot only: forgotten once the App is built (hal.wiring made the devices).
-_BOOT_MODULES = ("hal.wiring",)
+# Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
+# logged a watchdog reset).
+_BOOT_MODULES = ("hal.wiring", "crashlog")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "core.cpu_shakeup", "core.cpu_frenzy", "core.data")
 

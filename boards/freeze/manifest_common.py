@@ -21,6 +21,7 @@ package("core", files=[
 package("hal", base_path="../../firmware", opt=2)
 package("ui", base_path="../../firmware", opt=2)
 module("app.py", base_path="../../firmware", opt=2)
+module("crashlog.py", base_path="../../firmware", opt=2)
 module("guard.py", base_path="../../firmware", opt=2)
 module("guard_fail.py", base_path="../../firmware", opt=2)
 module("power.py", base_path="../../firmware", opt=2)
