@@ -17,8 +17,9 @@ guard_fail.crashed() writes the traceback to `crash.log` (crashlog; the previous
 becomes `crash.old`), marks the restart in `restart.dat` (mark_restart() here), shows a
 short screen with an error code (a hash of the traceback, so the same bug gives the
 same code) and resets the board: that code is loaded only when something crashed, so
-what stays resident here is the boot's marks and the watchdog. `boot()` reads and removes the mark: after a crash, a watchdog reset or a wake
-from deep sleep the app resumes the saved game. A game that crashes again within
+what stays resident here is the boot's marks and the watchdog. `boot()` reads and
+removes the mark: after a crash, a watchdog reset or a wake from deep sleep the app
+resumes the saved game. A game that crashes again within
 30 s of each of MAX_TRIES resumes comes up in the menu instead, so a bad save cannot
 trap the device in a restart loop; after GIVE_UP quick crashes in a row it stops
 resetting and leaves the REPL to mpremote.
