@@ -90,9 +90,13 @@ _NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
 
-# The screens the menu opens: forgotten on every return to the menu. A game start also
-# forgets the menu itself (which keeps its cursor while it is up).
-_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room")
+# The screens the menu opens (and the stats' checks, which the stats screen loads):
+# forgotten on every return to the menu. A game start also forgets the menu itself
+# (which keeps its cursor while it is up).
+_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room", "store_check")
+# Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
+# logged a watchdog reset; store_check checked the settings and stats read).
+_BOOT_MODULES = ("hal.wiring", "crashlog", "store_check")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "core.cpu_shakeup", "core.cpu_frenzy", "core.data")
 
@@ -183,6 +187,7 @@ class App:
         self._blank = self.screen = screens.Screen(self)  # stands in while screens change
         self.go = 0  # a game to start (kind << 4 | players) or continue (-1): see _go()
         self.apply_settings()
+        forget(_BOOT_MODULES)
         from ui.menu import show_menu
         show_menu(self, True)
 
@@ -332,7 +337,7 @@ class App:
             try:
                 from ui.launch import launch
                 forget(("ui.launch",))
-                got = launch(self, g)
+                got = launch(self, g, forget)
                 launch = None  # ui.launch goes before the screen: the start's fullest heap
                 if got is None:
                     return

@@ -13,11 +13,13 @@ is logged:
     except Exception as e:
         guard_fail.failed(e, app_display_or_None, board_or_None, app_was_made)
 
-`crashed()` writes the traceback to `crash.log` (the previous one becomes
-`crash.old`), marks the restart in `restart.dat`, shows a short screen with an error
-code (a hash of the traceback, so the same bug gives the same code) and resets the
-board. `boot()` reads and removes the mark: after a crash, a watchdog reset or a wake
-from deep sleep the app resumes the saved game. A game that crashes again within
+guard_fail.crashed() writes the traceback to `crash.log` (crashlog; the previous one
+becomes `crash.old`), marks the restart in `restart.dat` (mark_restart() here), shows a
+short screen with an error code (a hash of the traceback, so the same bug gives the
+same code) and resets the board: that code is loaded only when something crashed, so
+what stays resident here is the boot's marks and the watchdog. `boot()` reads and
+removes the mark: after a crash, a watchdog reset or a wake from deep sleep the app
+resumes the saved game. A game that crashes again within
 30 s of each of MAX_TRIES resumes comes up in the menu instead, so a bad save cannot
 trap the device in a restart loop; after GIVE_UP quick crashes in a row it stops
 resetting and leaves the REPL to mpremote.
@@ -31,8 +33,6 @@ device stops with the REPL reachable (no watchdog armed); with no display the bu
 sounds three long beeps, and the log says what was looked for on the bus and what
 answered (guard_fail.py: loaded only then).
 """
-import sys
-
 try:
     from micropython import const
 except ImportError:
@@ -50,8 +50,6 @@ except ImportError:  # CPython
     def ticks_diff(a, b):
         return a - b
 
-LOG = "crash.log"
-OLD = "crash.old"
 MARK = "restart.dat"
 WATCH = "watch.dat"
 ROOT = "/"          # where the files are (tests point it elsewhere)
@@ -60,7 +58,6 @@ MAX_TRIES = const(3)
 GIVE_UP = const(6)
 _WDT_MS = const(8000)
 _QUICK_MS = const(30000)     # a crash this soon after boot counts as a repeat
-_LOG_CAP = const(2048)
 
 _boot_count = 0   # boot(): the restart mark's count (quick repeats), for mark_restart()
 _boot_ms = 0      # boot(): when it ran
@@ -71,51 +68,6 @@ def _path(root, name):
     if not root:
         return name
     return root + name if root.endswith("/") else root + "/" + name
-
-
-def traceback_text(exc):
-    """The traceback of exc as a string (MicroPython or CPython)."""
-    if hasattr(sys, "print_exception"):
-        import io
-        buf = io.StringIO()
-        sys.print_exception(exc, buf)
-        return buf.getvalue()
-    import traceback
-    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-
-
-def error_code(text):
-    """A short code for the screen: 'E' + 4 hex digits hashed from the traceback."""
-    h = 0
-    for ch in text:
-        h = (h * 31 + ord(ch)) & 0xFFFF
-    return "E%04X" % h
-
-
-def crash_log(root, exc):
-    """Write exc's traceback to root/crash.log (keeping the previous as crash.old);
-    returns the error code. Never raises."""
-    try:
-        text = traceback_text(exc)
-    except Exception:
-        text = repr(exc)
-    code = error_code(text)
-    try:
-        import os
-        log = _path(root, LOG)
-        try:
-            os.rename(log, _path(root, OLD))
-        except OSError:
-            pass
-        f = open(log, "w")
-        try:
-            f.write(code + "\n")
-            f.write(text[-_LOG_CAP:])
-        finally:
-            f.close()
-    except Exception:
-        pass
-    return code
 
 
 def _read_mark(root, name=MARK):
@@ -173,6 +125,7 @@ def boot(root="/"):
     _stopped = cause == 1 and n > GIVE_UP  # the watchdog reset a device that gave up
     if cause == 1:  # the loop hung: a crash without a traceback
         n = max(n, _read_mark(root, WATCH)) + 1
+        from crashlog import crash_log  # (loaded only for it, and forgotten after the boot)
         crash_log(root, RuntimeError("watchdog reset: the app stopped feeding it"))
     _boot_count = n
     _watch = None
@@ -226,47 +179,3 @@ def stay_stopped():
     watchdog armed is reset by it; this boot gives up again at once (and arms none)."""
     if _stopped:
         raise RuntimeError("stopped: gave up after repeated crashes; power cycle to retry")
-
-
-def show_restart(display, code, line="Restarting..."):
-    """Draw the restarting screen with the error code; ignores a dead panel."""
-    if display is None:
-        return
-    try:
-        display.sleep(False)    # the crash may have come while the panel was off
-    except Exception:
-        pass
-    try:
-        fb = display.fb
-        fb.fill(0)
-        fb.rect(0, 0, 128, 64, 1)
-        fb.text("Oops!", 44, 10, 1)
-        fb.text(line, 64 - len(line) * 4, 26, 1)
-        fb.text(code, 64 - len(code) * 4, 44, 1)
-        display.show()
-    except Exception:
-        pass
-
-
-def crashed(exc, root="/", display=None, wait_ms=2500, reset=True, give_up=GIVE_UP):
-    """The uncaught-exception path: log, mark, show, wait, reset. Returns the code
-    when reset is False (tests, the simulator), or after give_up quick crashes in a
-    row (guard_fail.failed(): 1 when the app never started: the profile, the display)."""
-    code = crash_log(root, exc)
-    if mark_restart(root) > give_up:
-        show_restart(display, code, "Stopped")
-        return code             # main.py ends: the REPL is there for a look
-    show_restart(display, code)
-    try:
-        import time
-        if hasattr(time, "sleep_ms"):
-            time.sleep_ms(wait_ms)
-        else:
-            time.sleep(wait_ms / 1000)
-    except Exception:
-        pass
-    if reset:
-        import machine
-        machine.reset()
-    return code
-

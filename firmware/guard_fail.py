@@ -2,13 +2,15 @@
 small: it is resident for the whole run).
 
 failed(exc, display, board, started): with no display to say it, the buzzer sounds
-ERROR_BEEPS long low beeps; then guard.crashed() logs, marks and resets. A start that
-failed (started False: the board profile's import, or App() - e.g. no display answered,
-whose error names the address looked for and what the bus scan found) is retried
-once, then the device stops with the REPL reachable (no watchdog was armed).
+ERROR_BEEPS long low beeps; then crashed() logs (crashlog), marks (guard), shows the
+restarting screen and resets. A start that failed (started False: the board profile's
+import, or App() - e.g. no display answered, whose error names the address looked for
+and what the bus scan found) is retried once, then the device stops with the REPL
+reachable (no watchdog was armed).
 """
 import guard
-from guard import GIVE_UP
+from crashlog import crash_log
+from guard import GIVE_UP, mark_restart
 
 try:
     from micropython import const
@@ -49,5 +51,43 @@ def failed(exc, display, board, started):
     """An exception ended the app (started: App() was made) or its start."""
     if display is None and board is not None:
         error_beeps(board)  # nothing can be shown: say it with the buzzer
-    guard.crashed(exc, guard.ROOT, display, guard.WAIT_MS, True,
-                  GIVE_UP if started else 1)
+    crashed(exc, guard.ROOT, display, guard.WAIT_MS, True, GIVE_UP if started else 1)
+
+
+def show_restart(display, code, line="Restarting..."):
+    """Draw the restarting screen with the error code; ignores a dead panel."""
+    if display is None:
+        return
+    try:
+        display.sleep(False)    # the crash may have come while the panel was off
+    except Exception:
+        pass
+    try:
+        fb = display.fb
+        fb.fill(0)
+        fb.rect(0, 0, 128, 64, 1)
+        fb.text("Oops!", 44, 10, 1)
+        fb.text(line, 64 - len(line) * 4, 26, 1)
+        fb.text(code, 64 - len(code) * 4, 44, 1)
+        display.show()
+    except Exception:
+        pass
+
+
+def crashed(exc, root="/", display=None, wait_ms=2500, reset=True, give_up=GIVE_UP):
+    """The uncaught-exception path: log, mark, show, wait, reset. Returns the code
+    when reset is False (tests, the simulator), or after give_up quick crashes in a
+    row (guard_fail.failed(): 1 when the app never started: the profile, the display)."""
+    code = crash_log(root, exc)
+    if mark_restart(root) > give_up:
+        show_restart(display, code, "Stopped")
+        return code             # main.py ends: the REPL is there for a look
+    show_restart(display, code)
+    try:
+        _sleep(wait_ms)
+    except Exception:
+        pass
+    if reset:
+        import machine
+        machine.reset()
+    return code

@@ -30,7 +30,7 @@ first; game.sav is never replaced before they are written.
 """
 import os
 
-from core.games import BEST, GAMES, GAMES_TABLE, HIGH, WINS, game
+from core.games import BEST, GAMES, HIGH, WINS, game
 
 try:
     from micropython import const
@@ -72,10 +72,8 @@ S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
 S_SETUP = const(12)
 SETTINGS_LEN = const(16)
 _SETTINGS_OLD = const(12)  # a settings file from before the setups: still loads
-# Per index: the default, and the range (out of range gets the default).
+# Per index: the default (the range of each: store_check).
 SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0, 2, 0xA8, 2, 0xA8))
-_SET_MIN = bytes((0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0))
-_SET_MAX = bytes((1, 255, 1, 1, 1, 5, 1, 255, 255, 255, 255, 255, 4, 255, 4, 255))
 
 # Stats: STATS_N counters of 4 bytes (little-endian); which is which: core.games, and
 # from ST_CPU the games against CPUs (kept apart: the counters before count only
@@ -85,7 +83,6 @@ ST_CPU = const(16)
 STATS_N = const(28)
 STATS_LEN = const(112)
 _STATS_OLD = const(64)  # a stats file from before the CPU counters: still loads
-_HIGH_MAX = const(838860750)  # the most a total can be: core.frenzy.TOTAL_MAX
 
 _VERSION = const(1)
 _HEAD = const(6)          # magic 2 + type 1 + version 1 + length 2
@@ -159,32 +156,6 @@ def record_game(ba, kind, winner, best_round=0, total=0, cpus=None):
     for i, v in ((g[BEST], best_round), (g[HIGH], total)):
         if i < STATS_N and v > stat(ba, i):
             stat_set(ba, i, v)
-
-
-def _stats_ok(p):
-    """Whether the counters are ones play can give: each at most stat_set()'s 2**31 - 1,
-    per game no more wins than games, and a best total (a multiple of 50, at most
-    _HIGH_MAX) no smaller than the best round, both 0 before a game was finished; against
-    CPUs, no more games a human won than games."""
-    for i in range(3, len(p), 4):
-        if p[i] & 0x80:
-            return False
-    for i in range(ST_CPU, len(p) >> 2, 2):
-        if stat(p, i + 1) > stat(p, i):
-            return False
-    for row in GAMES_TABLE:
-        played = stat(p, row[GAMES])
-        wins = 0
-        for s in range(4):
-            wins += stat(p, row[WINS] + s)
-        if wins > played:
-            return False
-        if row[HIGH] < STATS_N:
-            high = stat(p, row[HIGH])
-            if high % 50 or high > _HIGH_MAX or (high and not played) \
-                    or (row[BEST] < STATS_N and stat(p, row[BEST]) > high):
-                return False
-    return True
 
 
 def _read(path):
@@ -354,9 +325,8 @@ class Store:
             self._bad(SETTINGS, MSG_SETTINGS)
             p = None
         if p is not None:
-            for i in range(min(len(p), SETTINGS_LEN)):  # an older file: the rest default
-                if _SET_MIN[i] <= p[i] <= _SET_MAX[i]:
-                    ba[i] = p[i]
+            from store_check import settings_in_range  # (boot only: forgotten after it)
+            settings_in_range(ba, p)
         return ba
 
     def load_stats(self):
@@ -365,10 +335,11 @@ class Store:
         if self._fin is not None:
             return self._fin  # a game's count not yet on flash: newer than the file
         p = self._load(STATS, _T_STATS, MSG_STATS)
-        if p is not None and (len(p) != STATS_LEN and len(p) != _STATS_OLD
-                              or not _stats_ok(p)):
-            self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
-            p = None
+        if p is not None:
+            from store_check import stats_ok  # (boot and the stats screen: forgotten after)
+            if len(p) != STATS_LEN and len(p) != _STATS_OLD or not stats_ok(p):
+                self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
+                p = None
         self._stats = ba = bytearray(STATS_LEN)
         if p is not None:
             ba[:len(p)] = p  # an older file: the CPU counters start at 0

@@ -6,6 +6,7 @@ into Continue, and a crash that restarts into Continue."""
 import os
 
 import guard
+import guard_fail
 import store
 import ui_rig
 from test_ui_shakeup import Pilot, start_game
@@ -413,7 +414,7 @@ def test_crash_logs_and_restarts_into_continue():
                 r.step(2)
             raise AssertionError("no crash")
         except KeyError as e:
-            code = guard.crashed(e, root, app.display, wait_ms=0)
+            code = guard_fail.crashed(e, root, app.display, wait_ms=0)
     finally:
         sim.on_reset = None
     assert resets == [1]

@@ -7,7 +7,7 @@ from hal_rig import SIM, board, i2c, mark, writes
 
 import machine
 from hal.display import Display
-from hal.devices import open_sensor
+from hal.wiring import open_sensor
 
 # SSD1306 datasheet, "Set VCOMH Deselect Level" (DBh): A[6:4] = 000b, 010b or 011b only.
 _VCOMH_LEVELS = (0x00, 0x20, 0x30)

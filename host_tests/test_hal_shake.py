@@ -8,7 +8,7 @@ import machine
 from hal.events import SHAKE_END, SHAKE_START, Queue
 from hal.lis3dh import LIS3DH
 from hal.mpu6050 import MPU6050
-from hal.devices import open_sensor
+from hal.wiring import open_sensor
 from hal.shake import Shaker
 from hal.switch import Switch
 

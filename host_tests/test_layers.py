@@ -5,7 +5,8 @@ Layers, imports going one way:
 - core (core/): pure rules and dice; imports only core and micropython.
 - hal (hal/): drivers; imports only hal and the port's modules (machine, framebuf, time,
   os, micropython).
-- store (store.py): persistence; imports core (the game registry) and the port's os.
+- store (store.py, store_*.py): persistence; imports core (the game registry) and the
+  port's os.
 - ui (ui/): screens; imports ui, core, store's codes (settings indices) and hal.events'
   codes (the event bytes are its input), those two only as codes.
 - app (app.py, main.py, boot.py, guard.py, power*.py): imports any of them, and the
@@ -49,7 +50,7 @@ def layer(mod):
     top = mod.split(".")[0]
     if top in ("core", "hal", "ui"):
         return top
-    if top == "store":
+    if top == "store" or top.startswith("store_"):
         return "store"
     if top in ("board", "version"):
         return top

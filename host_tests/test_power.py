@@ -1,8 +1,11 @@
 # portable: runs under MicroPython too
-"""power.py idle levels and battery logic; guard.py crash log and restart marks."""
+"""power.py idle levels and battery logic; the crash log (crashlog.py), the restart marks
+(guard.py) and the crash path (guard_fail.py)."""
 import os
 
+import crashlog
 import guard
+import guard_fail
 import power_battery
 import power_sleep
 import store
@@ -212,7 +215,7 @@ def test_crash_log_writes_traceback_and_code():
     try:
         _boom(3)
     except ValueError as e:
-        code = guard.crash_log(root, e)
+        code = crashlog.crash_log(root, e)
     assert code.startswith("E") and len(code) == 5
     f = open(root + "/crash.log")
     text = f.read()
@@ -222,7 +225,7 @@ def test_crash_log_writes_traceback_and_code():
     try:
         _boom(1)
     except ValueError as e:
-        code2 = guard.crash_log(root, e)
+        code2 = crashlog.crash_log(root, e)
     assert code2 != code        # another traceback, another code
     assert sorted(os.listdir(root)) == ["crash.log", "crash.old"]
     _rmtree(root)
@@ -271,7 +274,7 @@ def test_crashed_logs_marks_and_shows_code():
     try:
         _boom(0)
     except ValueError as e:
-        code = guard.crashed(e, root, d, wait_ms=0, reset=False)
+        code = guard_fail.crashed(e, root, d, wait_ms=0, reset=False)
     assert d.shown == 1 and code in d.fb.texts and "Restarting..." in d.fb.texts
     assert sorted(os.listdir(root)) == ["crash.log", "restart.dat"]
     assert guard.boot(root) is True
@@ -282,7 +285,7 @@ def test_crashed_survives_missing_display_and_folder():
     try:
         _boom(0)
     except ValueError as e:
-        code = guard.crashed(e, "/nonexistent_dir_pd/x", None, wait_ms=0, reset=False)
+        code = guard_fail.crashed(e, "/nonexistent_dir_pd/x", None, wait_ms=0, reset=False)
     assert code.startswith("E")
 
 
@@ -358,7 +361,7 @@ def test_crash_loop_stops_resetting():
         try:
             _boom(0)
         except ValueError as e:
-            code = guard.crashed(e, root, d, wait_ms=0, reset=False)
+            code = guard_fail.crashed(e, root, d, wait_ms=0, reset=False)
         n += 1
         if "Stopped" in d.fb.texts:
             break

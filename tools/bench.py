@@ -69,6 +69,7 @@ BIG_HEAP = "1m"  # the harness (~0.6 MB with the flash's blocks) and the firmwar
 STEP = 1024             # bisection step of the fenced minimum
 LO, HI = 16 * 1024, 160 * 1024
 SPAN = 12 * 1024        # the first bisection's range above the heap in use seen
+PROBE_NAMES = 1500      # room for the firmware's new qstrs in the run that counts them
 SEED = 1
 RAND_SEEDS = (1, 2, 3, 4, 5)
 RAND_SEEDS_QUICK = (1, 2, 3)
@@ -208,8 +209,12 @@ class Bench:
     def names(self, binary, path, seed, data):
         """(qstrs, heap in use) of the path in a run without a budget: the harness
         charges the qstrs' pools at the device's rate (harness.qstr_pool_charge); the
-        highest heap in use it saw (every 64th frame) is where the bisection starts."""
-        rc, r, text = self.run_path(binary, path, seed, data=data)
+        highest heap in use it saw (every 64th frame) is where the bisection starts.
+        That run opens a qstr pool with room for PROBE_NAMES names first, outside what
+        it measures, as a fenced run does: else a pool the firmware's names open in the
+        harness's (up to 9 KB) would count as heap in use, and the start would lie above
+        the minimum it is to bound from below (the search only looks above it)."""
+        rc, r, text = self.run_path(binary, path, seed, names=PROBE_NAMES, data=data)
         if rc != 0 or "ok" not in r:
             raise SystemExit("bench: %s (seed %d) does not run without a budget (exit %d):"
                              "\n%s" % (path, seed, rc, text[-3000:]))

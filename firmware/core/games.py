@@ -8,7 +8,9 @@ a counter a game does not keep.
 
 `game(kind)` is the row, or a ValueError for a kind no game has; a row is (kind, title,
 fewest players, most players, modules, games slot, wins slot, best-round slot, best-total
-slot). The modules are the game's own, which the app forgets when the game is left.
+slot, loader). The modules are the game's own, which the app forgets when the game is
+left; the loader (one of them: the saved game's checks, Continue only) is forgotten as
+soon as it restored the game.
 """
 try:
     from micropython import const
@@ -38,15 +40,16 @@ GAMES = const(5)
 WINS = const(6)
 BEST = const(7)
 HIGH = const(8)
+LOADER = const(9)
 
 GAMES_TABLE = (
     (SHAKEUP, "SHAKE UP", 2, 4,
      ("core.shakeup", "core.shakeup_why", "core.shakeup_load", "ui.shakeup_screen"),
-     ST_SU_GAMES, ST_SU_WINS, NONE, NONE),
+     ST_SU_GAMES, ST_SU_WINS, NONE, NONE, "core.shakeup_load"),
     (FRENZY, "FARKLE FRENZY", 1, 4,
      ("core.frenzy", "core.frenzy_score", "core.frenzy_why", "core.frenzy_load",
       "ui.frenzy_screen", "ui.frenzy_tables"),
-     ST_FF_GAMES, ST_FF_WINS, ST_FF_BEST, ST_FF_HIGH),
+     ST_FF_GAMES, ST_FF_WINS, ST_FF_BEST, ST_FF_HIGH, "core.frenzy_load"),
 )
 
 

@@ -4,12 +4,14 @@ returned: the moment of a game's start when the heap is fullest.
 
 Each game's entry point (its Game and its screen class) is here; what else the device
 knows of a game is its row in core.games."""
-from core.games import FRENZY, SHAKEUP, game
+from core.games import FRENZY, LOADER, SHAKEUP, game
 from store import S_ONES, S_SCHEDULE, S_SETUP, S_SPOTS
 
 
-def launch(app, g):
-    """g = kind << 4 | players: a new game; g = -1: continue the saved one. Returns
+def launch(app, g, forget=None):
+    """g = kind << 4 | players: a new game; g = -1: continue the saved one (forget:
+    app.forget, which lets go of the game's loader once the game is restored, before
+    the screen's modules load). Returns
     (screen class, game, ui) for app._go() to make the screen (ui None: a new game), or
     None: back to the menu (no saved game, or it cannot be restored: then it is set
     aside). A kind no game has is a ValueError for a new game, a damaged save else."""
@@ -23,7 +25,7 @@ def launch(app, g):
     else:
         kind = g >> 4
     try:
-        game(kind)  # ValueError for a kind no game has
+        row = game(kind)  # ValueError for a kind no game has
         s = app.settings
         if kind == SHAKEUP:
             from core.shakeup import Game
@@ -41,6 +43,8 @@ def launch(app, g):
             app.holder = app.first % n
         else:
             made = Game.from_bytes(blob, app.dice)
+            if forget is not None:
+                forget((row[LOADER],))
             app.players = n = made.players
             seats = 0
             h = ui[0] if ui else 0

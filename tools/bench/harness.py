@@ -15,7 +15,8 @@ Modes:
       loads first, then all free heap but BUDGET bytes is fenced off, so the firmware
       runs in exactly BUDGET bytes (the qstr pools for its NAMES new names included:
       qstr_pool_charge; `R qstr fence|end` lines count them). SAMPLE
-      1: gc.collect() after every frame and report the highest heap in use. Out of
+      1: gc.collect() after every frame and report the highest heap in use (2: and
+      each new highest, its frame and the firmware's modules resident then). Out of
       memory: `R memerr ...` and exit status 3. PRELOAD 1: every module of the build
       is imported before the fence and kept (app.forget does nothing), so the budget holds
       only the firmware's data: an estimate of a frozen build, whose bytecode and
@@ -279,6 +280,16 @@ def fence(budget):
     gc.collect()
 
 
+def _unfence():
+    """Let go of the fence's biggest filling block (the App, which still holds the
+    firmware's heap, may leave no room at all for a report line)."""
+    for slots in _ballast:
+        for i in range(len(slots)):
+            if slots[i] is not None:
+                slots[i] = None
+                return
+
+
 def mkdir(path):
     import os
     try:
@@ -341,6 +352,11 @@ def _preload(lib, kept):
         except ImportError:
             pass
     return got
+
+
+# The harness's and the simulator's modules (SAMPLE 2 lists the firmware's only).
+_HOST_MODULES = ("lfs", "fw_codes", "modes", "monkey", "pilot", "xorshift", "harness",
+                 "board", "machine", "sim", "__main__", "codes", "accel_model", "oled_model")
 
 
 class Session:
@@ -499,14 +515,26 @@ class Session:
         for name in sorted(files or ()):
             out("file", tag, name, binascii.hexlify(files[name]).decode())
 
+    def _trace(self, a):
+        """SAMPLE 2: a new peak: `R peak BYTES FRAME STAGE SCREEN MODULES...`, the
+        firmware's modules then resident (the harness's own left out)."""
+        mods = [n for n in sys.modules if n not in _HOST_MODULES]
+        mods.sort()
+        out("peak", a, self.ticks, self.stage,
+            getattr(getattr(self.d.app, "screen", None), "NAME", "-"), " ".join(mods))
+        mods = None
+
     def tick(self):
         """After the path (gen None) it only looks at the heap: the finished generators
         would keep the game's objects reachable through stale stack slots."""
         if self.sample:
+            self.ticks += 1
             a = live() - self.base
             self.last = a
             if a > self.top:
                 self.top = a
+                if self.sample == 2:
+                    self._trace(a)
             if self.stage == self.path and self.menu < 0:
                 self.menu = a
         elif self.coarse:
@@ -524,12 +552,15 @@ class Session:
         except StopIteration:
             self.ok = True
             return False
-        except MemoryError:
+        except MemoryError as e:
             # The budget is used up: let go of the firmware's frames before the report
-            # line, which needs a little heap itself.
+            # line, which needs a little heap itself; then where it ran out.
             self.gen = None
+            _unfence()  # the run is over: room for the report even in a tiny budget
             gc.collect()
             out("memerr", self.stage, self.d.frames_run)
+            if hasattr(sys, "print_exception"):
+                sys.print_exception(e, sys.stdout)
             return False
         except self.pilot.Stuck as e:  # the firmware stalled (e.g. it swallowed an error)
             out("stuck", self.stage, self.d.frames_run, str(e).replace(" ", "_"))

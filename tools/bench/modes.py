@@ -318,7 +318,7 @@ def boot(root, lib, fs):
 # on demand for a moment (the figure is what each would add while loaded).
 BOOT_ORDER = ("guard", "core.games", "store", "power", "ui.gfx", "ui.font", "ui.screens",
               "ui.sounds", "hal.events", "hal.display", "hal.buttons", "hal.buzzer",
-              "hal.shake", "hal.mpu6050", "hal.devices", "core.dice", "app", "ui.menu",
+              "hal.shake", "hal.mpu6050", "hal.devices", "hal.wiring", "core.dice", "app", "ui.menu",
               "core.shakeup", "ui.shakeup_screen",
               "core.frenzy_score", "core.frenzy", "ui.frenzy_screen", "core.frenzy_why",
               "core.frenzy_load",

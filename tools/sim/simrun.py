@@ -305,7 +305,8 @@ class Runner:
         if self.guard is not None:
             disp = getattr(self.app, "display", None) if self.app is not None else None
             try:
-                self.guard.crashed(e, self.fs, disp)
+                from guard_fail import crashed
+                crashed(e, self.fs, disp)
             except BaseException as e2:  # the simulated machine.reset() may raise
                 if isinstance(e2, KeyboardInterrupt):
                     raise
