@@ -14,12 +14,15 @@ CI=true a missing 32-bit interpreter fails (tools/mp32.py).
 
 Goals that the firmware does not meet yet are listed in OPEN with the figure measured
 when they were recorded plus a small margin: the test fails when such a figure gets
-worse (a regression) and when it starts to pass (then delete its entry, so the goal
-itself is enforced from then on). Every other goal must pass.
+worse (a regression). When one starts to pass it warns (delete its entry, so the goal
+itself is enforced from then on) rather than fails: a heap figure 1 KB above its goal
+lands on either side of it from run to run, with the heap's layout. Every other goal
+must pass.
 """
 import os
 import subprocess
 import sys
+import warnings
 
 import pytest
 from conftest import ROOT, micropython_bin
@@ -93,7 +96,7 @@ def _check(p, goals, names):
         verdict, value, limit = goals[name]
         if name in OPEN:
             if verdict == "PASS":
-                bad.append(f"{name} now passes ({value} <= {limit}): delete it from OPEN")
+                warnings.warn(f"{name} now passes ({value} <= {limit}): delete it from OPEN")
             elif not value.isdigit() or int(value) > OPEN[name]:
                 bad.append(f"{name} got worse: {value} (recorded ceiling {OPEN[name]}, "
                            f"goal {limit})")
