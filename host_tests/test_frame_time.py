@@ -31,8 +31,11 @@ RUNS = 3
 # goal -> estimate recorded (ms, p99 on the 32-bit port: the worst of the measurements
 # made, some with two more busy processes on the 2-core machine; README "Frame time on
 # the device" has the table).
+# Shake Up's tumble: its p99 lands among the tumbles' first frames (full redraws), few
+# in a game, so it moves more than the others: 41.4, 51.2 (make bench) and 64.3 ms (a
+# fresh-clone CI run), recorded at the highest.
 OPEN = {"frame_menu_redraw": 62.1, "frame_shakeup_redraw": 71.8,
-        "frame_shakeup_tumble": 41.4, "frame_frenzy_redraw": 71.5,
+        "frame_shakeup_tumble": 64.3, "frame_frenzy_redraw": 71.5,
         "frame_frenzy_tumble": 63.0}
 STEADY = ["frame_menu_idle", "frame_menu_redraw"] + [
     f"frame_{k}_{s}" for k in ("shakeup", "frenzy") for s in ("idle", "redraw", "tumble")]
