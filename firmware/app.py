@@ -457,7 +457,7 @@ class App:
             scr.dirty = True
         if scr.dirty:
             fb = self.display.fb
-            if scr.dirty != DIRTY_DICE:
+            if scr.dirty < DIRTY_DICE:  # True; DIRTY_DICE, DIRTY_CURSOR: over the last frame
                 fb.fill(0)
             # DIRTY_DICE (a tumble's frame after its first, set above): the screen's
             # draw() redraws its tumbling dice alone over the last frame (about 2 ms

@@ -1,11 +1,13 @@
 # portable: runs under MicroPython too
 """A tumble's frames after its first redraw only the tumbling dice (app.step marks
-them dirty == DIRTY_DICE; the game screens' draw() then draws over the last frame):
-each such frame must be the frame a full draw() makes. Random buttons and shakes in both games, every tumbling frame
-compared with a full redraw (README "Frame time on the device")."""
+them dirty == DIRTY_DICE; the game screens' draw() then draws over the last frame),
+and a cursor move only the cursor's rows (the screen marks it dirty == DIRTY_CURSOR):
+each such frame must be the frame a full draw() makes. Random buttons and shakes in
+both games, every tumbling frame and every partly redrawn one compared with a full
+redraw (README "Frame time on the device")."""
 import ui_rig
 from core.seeded import Seeded
-from ui.screens import DIRTY_DICE
+from ui.screens import DIRTY_CURSOR, DIRTY_DICE
 from test_ui_frenzy import start_game
 from test_ui_frenzy_mash import steer_take
 from ui import frenzy_screen as fs
@@ -23,17 +25,23 @@ def _watch(r):
     d = app.display
     show0 = d.show
     keep = bytearray(len(d.buf))
-    seen = [0]
+    seen = [0, 0]  # frames drawn over the last one: tumbling, cursor moves
+    part = [False]  # this frame's draw() was over the last frame
     orig = cls.draw
 
     def draw(self, fb):
-        if self.dirty == DIRTY_DICE:
+        d = self.dirty
+        part[0] = d == DIRTY_DICE or d == DIRTY_CURSOR
+        if d == DIRTY_DICE:
             seen[0] += 1
+        elif d == DIRTY_CURSOR:
+            seen[1] += 1
         return orig(self, fb)
 
     def show():
         scr = app.screen
-        if app.tumbling and app.notice is None and type(scr) is cls:
+        if (app.tumbling or part[0]) and app.notice is None and type(scr) is cls:
+            part[0] = False
             keep[:] = d.buf
             d.fb.fill(0)
             orig(scr, d.fb)
@@ -41,7 +49,7 @@ def _watch(r):
             if not same:
                 want = bytes(d.buf)
                 d.buf[:] = keep
-                raise AssertionError("a tumble's frame differs from draw():\n" +
+                raise AssertionError("a partly redrawn frame differs from draw():\n" +
                                      ui_rig.diff_art(want, bytes(keep)))
         return show0()
     cls.draw = draw
@@ -61,7 +69,7 @@ def _mash(r, seed, events, steer=None):
             ui_rig.mash_input(r, _MIX[b[0] % len(_MIX)], b[1])
     finally:
         cls.draw = orig
-    return seen[0]
+    return seen
 
 
 def test_shakeup_tumble_frames_are_full_frames():
@@ -71,7 +79,7 @@ def test_shakeup_tumble_frames_are_full_frames():
     ui_rig.setup_game(r, "SHAKE UP", 3)
     assert r.screen == "shakeup"
     n = _mash(r, 11, 300)
-    assert n > 100, n  # partial frames compared
+    assert n[0] > 100 and n[1] > 10, n  # partial frames compared
 
 
 def _take(r, pick):
@@ -92,4 +100,26 @@ def test_frenzy_tumble_frames_are_full_frames():
     start_game(r, 2, 0)
     assert r.screen == "frenzy"
     n = _mash(r, 12, 400, _take)
-    assert n > 100, n  # partial frames compared
+    assert n[0] > 100 and n[1] > 10, n  # partial frames compared
+
+
+def test_setup_cursor_frames_are_full_frames():
+    # The setup's rows: PREV/NEXT (and OK now and then: the players' row changes the
+    # rows below it) compared with a full redraw after every frame.
+    r = ui_rig.Rig("tumble0", seed=2, sim=False)
+    r.wait(1500)
+    ui_rig.setup_game(r, "FARKLE FRENZY", 4, press=False)
+    assert r.screen == "setup"
+    seen, cls, orig = _watch(r)
+    try:
+        rnd = Seeded(13)
+        for _ in range(120):
+            b = rnd(1)[0]
+            k = (ui_rig.PREV, ui_rig.NEXT, ui_rig.NEXT, ui_rig.PREV, ui_rig.OK)[b % 5]
+            if k == ui_rig.OK and r.app.screen.cur == r.app.screen.start_row():
+                k = ui_rig.NEXT  # not START: the setup stays
+            r.press(k, 1 + (b >> 7))
+            assert r.screen == "setup"
+    finally:
+        cls.draw = orig
+    assert seen[1] > 50, seen

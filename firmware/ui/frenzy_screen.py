@@ -50,7 +50,7 @@ from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_DICE, NEXT, OK, PREV, Screen, key, rematch
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, NEXT, OK, PREV, Screen, key, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -256,6 +256,7 @@ class FrenzyScreen(Screen):
                 else:
                     rematch(app, self.KIND)
             return
+        was = self.dirty
         self.dirty = True
         if v == V_SCORES:
             self.view = V_PLAY  # any key closes it
@@ -299,6 +300,7 @@ class FrenzyScreen(Screen):
         if k == PREV or k == NEXT:
             if n > 1:
                 self.cur = (self.cur + (1 if k == NEXT else n - 1)) % n
+                self.dirty = was or DIRTY_CURSOR  # the caret and the choices alone
             else:
                 self.view = V_SCORES  # nothing to choose: the scores instead
                 self._sync()
@@ -779,13 +781,25 @@ class FrenzyScreen(Screen):
         # dice are erased and drawn again, what does not move is drawn over itself, the
         # rest is left (the same pixels as a full draw: host_tests/test_tumble_draw.py).
         dice = self.dirty == DIRTY_DICE
-        if not dice:
+        # DIRTY_CURSOR (_key: PREV/NEXT over the dice or the choices): only the
+        # caret's rows under the dice and the choices' row are erased and drawn again.
+        moved = self.dirty == DIRTY_CURSOR
+        if moved:
+            fb.fill_rect(0, 27, 123, 6, 0)  # the caret and the WILD's mark (the riser from x 123)
+            fb.fill_rect(0, _BY, 128, 64 - _BY, 0)
+        if not dice and not moved:
             # The header: colour label, round, the player's score sheet total.
             w = gfx.label(fb, COLOURS[seat], 0, 0)
             gfx.text(fb, self.t_head, w + 3, 1)
             gfx.right(fb, self.t_sheet, 128, 1)
+        cur_item = self.items[self.cur] if self.nitems else 255
+        caret = ph == PH_TAKE and cur_item == IT_COMMON
+        c = g.common
         # The rolled dice (or the ones about to be rolled).
-        if ph == PH_COMMON:
+        if moved:
+            if c == WILD and g.wild and not caret:
+                gfx.text(fb, "W", _CX + 7, 28)
+        elif ph == PH_COMMON:
             pass
         elif ph == PH_ROLL or tumbling:
             m = self.tumble_mask
@@ -803,13 +817,13 @@ class FrenzyScreen(Screen):
             sel = self.mask if ph == PH_TAKE else ov[_TAKEN] if ph == PH_DECIDE else 0
             for i in range(ov[_ND]):
                 gfx.die(fb, i * _DX, _DY, ov[_DICE + i], DIE_L, bool(sel >> i & 1))
-        cur_item = self.items[self.cur] if self.nitems else 255
-        caret = ph == PH_TAKE and cur_item == IT_COMMON
         # The Common Die.
         x = _CX
-        fb.vline(x - 5, _DY, 17, 1)
-        c = g.common
-        if tumbling and self.tumble_mask & 0x20:
+        if not moved:
+            fb.vline(x - 5, _DY, 17, 1)
+        if moved:
+            pass
+        elif tumbling and self.tumble_mask & 0x20:
             if dice:
                 fb.fill_rect(x, _DY, DIE_L, DIE_L + 1, 0)
             gfx.die(fb, x, _DY + (frame & 1), (frame // 2 * 5 + 15 + (frame >> 3) * 5) % 6 + 1)
@@ -837,7 +851,9 @@ class FrenzyScreen(Screen):
             return
         if ph == PH_TAKE and cur_item <= IT_COMMON:
             gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
-        if ph != PH_COMMON:
+        if moved:
+            pass
+        elif ph != PH_COMMON:
             x = gfx.text(fb, self.t_run, 0, 33, 1, gfx.MEDIUM, 2)
             if c == TWOX:
                 gfx.text(fb, "^2", x + 1, 40, 1, gfx.MEDIUM)
@@ -855,9 +871,10 @@ class FrenzyScreen(Screen):
         else:
             gfx.text(fb, "COMMON DIE", 0, 14, 1, gfx.MEDIUM)
             gfx.text(fb, "1 1 5 5 2X WILD", 0, 26)
-        gfx.text(fb, self.t_info, 0, 48)
-        if self.nitems == 1 and not tumbling:
-            gfx.right(fb, "< >: SCORES", 128, 48)
+        if not moved:
+            gfx.text(fb, self.t_info, 0, 48)
+            if self.nitems == 1 and not tumbling:
+                gfx.right(fb, "< >: SCORES", 128, 48)
         if ph == PH_WILD:
             _button(fb, "SURE?" if self.wask else "SET WILD", 0, True)
             gfx.right(fb, "< >", 128, _BY + 2)

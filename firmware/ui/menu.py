@@ -8,7 +8,7 @@ from core.games import FEWEST, FRENZY, GAMES_TABLE, KIND, MOST, SHAKEUP, TITLE
 from store import S_SCHEDULE, S_SETUP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen, key
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, INITIALS, NEXT, OK, PREV, Screen, key
 from ui.sounds import NOPE
 
 try:
@@ -226,6 +226,7 @@ class Setup(Screen):
         if not self._humans():
             self.seats[0] = 0
         self.cur = self.start_row()
+        self.shown = self.cur  # the cursor's row on the panel (draw: DIRTY_CURSOR)
 
     def _humans(self):
         h = 0
@@ -245,10 +246,13 @@ class Setup(Screen):
         app = self.app
         c = self.cur
         last = self.start_row()
-        if k == NEXT:
-            self.cur = c + 1 if c < last else 0
-        elif k == PREV:
-            self.cur = c - 1 if c > 0 else last
+        if k == NEXT or k == PREV:
+            if not self.dirty:
+                self.shown = c  # the row the cursor leaves on the panel
+            self.cur = (c + 1 if c < last else 0) if k == NEXT else (c - 1 if c > 0 else last)
+            app.play_select()
+            self.dirty = self.dirty or DIRTY_CURSOR  # two rows redrawn (draw)
+            return
         elif k == BACK:
             app.menu()
             return
@@ -296,12 +300,23 @@ class Setup(Screen):
         app.go = self.kind << 4 | self.n
 
     def draw(self, fb):
-        gfx.banner(fb, self.title, 0, gfx.SMALL)
         c = self.cur
-        y = 10
         mode = self.mode_row()
         last = self.start_row()
+        # DIRTY_CURSOR (on_key: PREV/NEXT): over the last frame, the row the cursor
+        # left and the one it is on are erased and drawn again, and the hint's line.
+        was = self.shown if self.dirty == DIRTY_CURSOR else -1
+        if was >= 0:
+            fb.fill_rect(0, 9 + 7 * was, 128, 7, 0)
+            fb.fill_rect(0, 9 + 7 * c, 128, 7, 0)
+            fb.fill_rect(0, 58, 128, 6, 0)
+        else:
+            gfx.banner(fb, self.title, 0, gfx.SMALL)
+        y = 3
         for r in range(last + 1):
+            y += 7
+            if was >= 0 and r != was and r != c:
+                continue
             if r == R_PLAYERS:
                 name = "PLAYERS"
                 val = "1234"[self.n - 1:self.n] + (" SOLO" if self.n == 1 else "")
@@ -324,7 +339,6 @@ class Setup(Screen):
                 gfx.label(fb, val, x - 1, y - 1)
             else:
                 gfx.text(fb, val, x, y)
-            y += 7
         if c != last:
             gfx.right(fb, "OK: CHANGE", 127, 58)
 

@@ -40,8 +40,8 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_DICE, INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, \
-    end_choices, key, rematch
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, INITIALS, NEXT, OK, PREV, \
+    SHAKE_START, Screen, end_choices, key, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -374,7 +374,7 @@ class ShakeUpScreen(Screen):
                             break
                     self.cur = c
                     app.play_select()
-                    self.dirty = True
+                    self.dirty = self.dirty or DIRTY_CURSOR  # the caret and buttons alone
                 elif k == OK:
                     if c < 4:
                         self.pending = p = self.pending ^ 1 << c
@@ -407,12 +407,19 @@ class ShakeUpScreen(Screen):
         # DIRTY_DICE, a tumble's frame (app.step): fb holds the last one, the tumbling
         # dice alone are erased and drawn again (the same pixels as a full draw:
         # host_tests/test_tumble_draw.py); another view is drawn in full.
-        dice = self.dirty == DIRTY_DICE and (v == DICE or v == BOARD)
+        dice = self.dirty == DIRTY_DICE and (v == DICE or v == BOARD or v == ROLLOFF)
         if self.dirty == DIRTY_DICE and not dice:
+            fb.fill(0)
+        # DIRTY_CURSOR (update: PREV/NEXT over the dice and buttons): the caret's and
+        # the buttons' rows alone are erased and drawn again.
+        moved = self.dirty == DIRTY_CURSOR and v == DICE
+        if moved:
+            fb.fill_rect(0, 32, 128, 16, 0)
+        elif self.dirty == DIRTY_CURSOR:
             fb.fill(0)
         if v == DICE or (tumbling and v == BOARD):
             all_tumble = v == BOARD
-            if not dice:
+            if not dice and not moved:
                 gfx.label(fb, COLOURS[me], 0, 0)
                 gfx.right(fb, "SHAKE 1/3" if all_tumble else self.banner, 128, 1)
             held = g.held
@@ -425,7 +432,7 @@ class ShakeUpScreen(Screen):
                         fb.fill_rect(x, _DIE_Y, DIE_L + 1, DIE_L + 1, 0)
                     gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
                             (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
-                elif not dice:
+                elif not dice and not moved:
                     gfx.die(fb, x, _DIE_Y, g.dice[i], DIE_L, bool(pend >> i & 1))
                     if held >> i & 1:
                         fb.fill_rect(x, _DIE_Y + 19, DIE_L, 2, 1)  # the set-aside mark
@@ -448,6 +455,8 @@ class ShakeUpScreen(Screen):
                 else:
                     gfx.box(fb, x, 40, 42, 8)
                     gfx.center(fb, s if b or pend != 15 else "-", 42, 1, gfx.SMALL, 1, x, 42)
+            if moved:
+                return
             gfx.center(fb, "SHAKING..." if tumbling else "OK ON A DIE: KEEP / UNKEEP", 56)
             return
         if v == ROLLOFF:
@@ -456,6 +465,11 @@ class ShakeUpScreen(Screen):
             cw = 128 // n
             for s in range(n):
                 x = s * cw + (cw - DIE_L) // 2
+                if dice:  # a tumble's frame: the tumbling die alone
+                    if s == me:
+                        fb.fill_rect(x, 20, DIE_L + 1, DIE_L, 0)
+                        gfx.die(fb, x + (f & 1), 20, (f * 5 + s * 3 + (f >> 2)) % 6 + 1)
+                    continue
                 name = COLOURS[s]
                 if s == me and g.phase == PH_ROLLOFF and not self.info:
                     gfx.label(fb, name, s * cw + (cw - gfx.width(name)) // 2 - 1, 10)
@@ -467,6 +481,8 @@ class ShakeUpScreen(Screen):
                     gfx.die(fb, x, 20, 9)  # to shake (again): "?", not the old die
                 else:
                     gfx.die(fb, x, 20, g.rolloff[s])
+            if dice:
+                return
             y = 44
         elif v == RESULT:
             for i in range(4):
