@@ -246,13 +246,10 @@ class Setup(Screen):
         app = self.app
         c = self.cur
         last = self.start_row()
-        if k == NEXT or k == PREV:
-            if not self.dirty:
-                self.shown = c  # the row the cursor leaves on the panel
-            self.cur = (c + 1 if c < last else 0) if k == NEXT else (c - 1 if c > 0 else last)
-            app.play_select()
-            self.dirty = self.dirty or DIRTY_CURSOR  # two rows redrawn (draw)
-            return
+        if k == NEXT:
+            self.cur = c + 1 if c < last else 0
+        elif k == PREV:
+            self.cur = c - 1 if c > 0 else last
         elif k == BACK:
             app.menu()
             return
@@ -285,7 +282,12 @@ class Setup(Screen):
         else:
             return
         app.play_select()
-        self.dirty = True
+        # The cursor moved or one row's value changed: draw() redraws the row the
+        # cursor was on when the panel was last drawn and the one it is on now
+        # (DIRTY_CURSOR); the players' number changes the rows below it: all.
+        if not self.dirty:
+            self.shown = c
+        self.dirty = True if k == OK and c == R_PLAYERS else self.dirty or DIRTY_CURSOR
 
     def _start(self):
         """Keep this setup (offered again next time), then start (see app._go())."""
@@ -303,8 +305,8 @@ class Setup(Screen):
         c = self.cur
         mode = self.mode_row()
         last = self.start_row()
-        # DIRTY_CURSOR (on_key: PREV/NEXT): over the last frame, the row the cursor
-        # left and the one it is on are erased and drawn again, and the hint's line.
+        # DIRTY_CURSOR (on_key): over the last frame, the row the cursor was on and
+        # the one it is on are erased and drawn again, and the hint's line.
         was = self.shown if self.dirty == DIRTY_CURSOR else -1
         if was >= 0:
             fb.fill_rect(0, 9 + 7 * was, 128, 7, 0)
