@@ -82,7 +82,6 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
         if page >= n:
             buf = None  # below the screen: fill_rect clips it
         sh = y & 7
-        one = sh + _h <= 8  # every column within its page
     raw = not isinstance(s, str)  # bytes: ints already
     for ch in s:
         o = ch if raw else ord(ch)
@@ -98,19 +97,6 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
             # Column bits shifted to the row in the page; what passes bit 7 goes to the
             # page below (if any). Columns off the screen are skipped.
             at = page + x
-            if one and 0 <= x <= 128 - w:
-                # The glyph wholly on the screen within one page: one byte
-                # operation a column (most text; the frame model's redraws).
-                if c:
-                    for k in range(base, base + w):
-                        buf[at] |= data[k] << sh
-                        at += 1
-                else:
-                    for k in range(base, base + w):
-                        buf[at] &= ~(data[k] << sh)
-                        at += 1
-                x += w + 1
-                continue
             for k in range(base, base + w):
                 bits = data[k] << sh
                 if bits and 0 <= at - page < 128:
