@@ -67,7 +67,7 @@ from hal.events import SHAKE_END, SHAKE_START
 from power import DEEP, OFF, Power, nap
 from store import S_CONTRAST, S_SENS, S_SOUND
 from ui import gfx, screens
-from ui.screens import DIRTY_DICE
+from ui.screens import DIRTY_DICE, DIRTY_ROLL
 from ui.sounds import LAND, RATTLE, SELECT, TUNES
 
 _TYPES = const(0)  # the App's attribute types, for pyright (on the device "if 0:" is no code)
@@ -242,7 +242,8 @@ class App:
             self.tumbling = True
             self._by_shake = by_shake
             self._tumble_t0 = self._rattle_next = self.now
-            self.screen.dirty = True
+            scr = self.screen
+            scr.dirty = True if scr.dirty else DIRTY_ROLL  # the screen redraws what changes
 
     def passes(self, seat):
         """Would hand_to(seat) show the pass screen? Only to a human seat that does not

@@ -7,7 +7,7 @@ both games, every tumbling frame and every partly redrawn one compared with a fu
 redraw (README "Frame time on the device")."""
 import ui_rig
 from core.seeded import Seeded
-from ui.screens import DIRTY_CURSOR, DIRTY_DICE
+from ui.screens import DIRTY_CURSOR, DIRTY_DICE, DIRTY_ROLL
 from test_ui_frenzy import start_game
 from test_ui_frenzy_mash import steer_take
 from ui import frenzy_screen as fs
@@ -25,17 +25,19 @@ def _watch(r):
     d = app.display
     show0 = d.show
     keep = bytearray(len(d.buf))
-    seen = [0, 0]  # frames drawn over the last one: tumbling, cursor moves
+    seen = [0, 0, 0]  # frames drawn over the last one: tumbling, cursor moves, OK rolls
     part = [False]  # this frame's draw() was over the last frame
     orig = cls.draw
 
     def draw(self, fb):
         d = self.dirty
-        part[0] = d == DIRTY_DICE or d == DIRTY_CURSOR
+        part[0] = d == DIRTY_DICE or d == DIRTY_CURSOR or d == DIRTY_ROLL
         if d == DIRTY_DICE:
             seen[0] += 1
         elif d == DIRTY_CURSOR:
             seen[1] += 1
+        elif d == DIRTY_ROLL:
+            seen[2] += 1
         return orig(self, fb)
 
     def show():
@@ -79,7 +81,7 @@ def test_shakeup_tumble_frames_are_full_frames():
     ui_rig.setup_game(r, "SHAKE UP", 3)
     assert r.screen == "shakeup"
     n = _mash(r, 11, 300)
-    assert n[0] > 100 and n[1] > 10, n  # partial frames compared
+    assert n[0] > 100 and n[1] > 10 and n[2] > 30, n  # partial frames compared
 
 
 def _take(r, pick):
@@ -100,7 +102,7 @@ def test_frenzy_tumble_frames_are_full_frames():
     start_game(r, 2, 0)
     assert r.screen == "frenzy"
     n = _mash(r, 12, 400, _take)
-    assert n[0] > 100 and n[1] > 10, n  # partial frames compared
+    assert n[0] > 100 and n[1] > 10 and n[2] > 30, n  # partial frames compared
 
 
 def test_setup_cursor_frames_are_full_frames():

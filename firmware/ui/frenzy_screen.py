@@ -50,7 +50,8 @@ from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, NEXT, OK, PREV, Screen, key, rematch
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_ROLL, NEXT, OK, PREV, Screen, key, \
+    rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -323,6 +324,7 @@ class FrenzyScreen(Screen):
                 self._apply(ROLL)  # Lockstep: the next roll comes in turn
                 self._settle()
             else:
+                self.dirty = was  # start_roll() marks what the tumble changes (DIRTY_ROLL)
                 app.start_roll()
         elif it == IT_STOP:
             # Stopping below 400 before entering the score sheet asks first.
@@ -780,7 +782,14 @@ class FrenzyScreen(Screen):
         # DIRTY_DICE, a tumble's frame (app.step): fb holds the last one, the tumbling
         # dice are erased and drawn again, what does not move is drawn over itself, the
         # rest is left (the same pixels as a full draw: host_tests/test_tumble_draw.py).
-        dice = self.dirty == DIRTY_DICE
+        # DIRTY_ROLL (app.start_roll: the tumble starts): the same, and first the
+        # dice row (the dice set aside go), the info line and the choices are erased.
+        rolled = self.dirty == DIRTY_ROLL
+        if rolled:
+            if ph != PH_COMMON:
+                fb.fill_rect(0, _DY, _CX - 5, DIE_L + 1, 0)
+            fb.fill_rect(0, 48, 128, 16, 0)
+        dice = self.dirty == DIRTY_DICE or rolled
         # DIRTY_CURSOR (_key: PREV/NEXT over the dice or the choices): only the
         # caret's rows under the dice and the choices' row are erased and drawn again.
         moved = self.dirty == DIRTY_CURSOR
@@ -847,11 +856,11 @@ class FrenzyScreen(Screen):
                 # Counted already in this set of five: struck through.
                 for i in range(15):
                     fb.pixel(x + 1 + i, _DY + 15 - i, 1)
-        if dice:
+        if dice and not rolled:
             return
         if ph == PH_TAKE and cur_item <= IT_COMMON:
             gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
-        if moved:
+        if moved or rolled:
             pass
         elif ph != PH_COMMON:
             x = gfx.text(fb, self.t_run, 0, 33, 1, gfx.MEDIUM, 2)

@@ -17,8 +17,10 @@ Screen protocol (every screen, including the game screens):
               after its first) fb holds the last frame: redraw the tumbling dice
               alone (or clear fb and draw it all). A screen may set
               `dirty = DIRTY_CURSOR` when only its cursor moved: fb holds the last
-              frame, draw() erases and redraws the cursor's rows alone (the same
-              pixels as a full draw: host_tests/test_tumble_draw.py)
+              frame, draw() erases and redraws the cursor's rows alone; and
+              `dirty = DIRTY_ROLL` when OK started a tumble: the dice and what a
+              tumble changes (both the same pixels as a full draw:
+              host_tests/test_tumble_draw.py)
 
 Game screens (ui.shakeup_screen.ShakeUpScreen, ui.frenzy_screen.FrenzyScreen) add:
   Cls(app, game, ui=None)  game: the core Game (new or restored); ui: the bytes the
@@ -81,6 +83,9 @@ DIRTY_DICE = const(2)  # Screen.dirty: only the tumbling dice changed (True: all
 # Screen.dirty: only the cursor moved (both: fb holds the last frame). A key that moves
 # the cursor sets `dirty = dirty or DIRTY_CURSOR`: a frame with more to draw stays True.
 DIRTY_CURSOR = const(3)
+# Screen.dirty: OK started a tumble (app.start_roll): over the last frame, the dice
+# and what a tumble hides or shows; a frame with more to draw stays True.
+DIRTY_ROLL = const(4)
 COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
 INITIALS = "RGBY"
 
@@ -100,7 +105,7 @@ class Screen:
     NAME = "screen"
     rolling = False
     tumble_mask = 0
-    dirty: int  # True, False, DIRTY_DICE or DIRTY_CURSOR (an annotation only: no code on the device)
+    dirty: int  # True, False or a DIRTY_* code (an annotation only: no code on the device)
 
     def __init__(self, app):
         self.app = app

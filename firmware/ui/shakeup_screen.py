@@ -40,7 +40,7 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, INITIALS, NEXT, OK, PREV, \
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_ROLL, INITIALS, NEXT, OK, PREV, \
     SHAKE_START, Screen, end_choices, key, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
@@ -407,8 +407,12 @@ class ShakeUpScreen(Screen):
         # DIRTY_DICE, a tumble's frame (app.step): fb holds the last one, the tumbling
         # dice alone are erased and drawn again (the same pixels as a full draw:
         # host_tests/test_tumble_draw.py); another view is drawn in full.
-        dice = self.dirty == DIRTY_DICE and (v == DICE or v == BOARD or v == ROLLOFF)
-        if self.dirty == DIRTY_DICE and not dice:
+        # DIRTY_ROLL (app.start_roll: the tumble starts): the same, and the hint's
+        # line; from the board (all four dice tumble) the view changes: all of it.
+        rolled = self.dirty == DIRTY_ROLL
+        over = self.dirty == DIRTY_DICE or rolled
+        dice = over and (v == DICE or v == ROLLOFF or (v == BOARD and not rolled))
+        if over and not dice:
             fb.fill(0)
         # DIRTY_CURSOR (update: PREV/NEXT over the dice and buttons): the caret's and
         # the buttons' rows alone are erased and drawn again.
@@ -437,6 +441,9 @@ class ShakeUpScreen(Screen):
                     if held >> i & 1:
                         fb.fill_rect(x, _DIE_Y + 19, DIE_L, 2, 1)  # the set-aside mark
             if dice:
+                if rolled:
+                    fb.fill_rect(0, 56, 128, 8, 0)
+                    gfx.center(fb, "SHAKING...", 56)
                 return
             if all_tumble:
                 gfx.center(fb, "SHAKING...", 44)
