@@ -389,8 +389,12 @@ class ShakeUpScreen(Screen):
             elif v == MOVE or v == PENALTY:
                 n = len(self.choices)
                 if n and (k == NEXT or k == PREV):
+                    was = self.dirty
+                    if not was:
+                        self.shown = self.choices[c]  # the choice the panel shows
                     self.cur = (c + (1 if k == NEXT else n - 1)) % n
                     self._refresh()
+                    self.dirty = was or DIRTY_CURSOR  # its box and line alone (draw)
                     app.play_select()
                 elif n and k == OK:
                     self.roll(self.choices[c])
@@ -416,10 +420,14 @@ class ShakeUpScreen(Screen):
             fb.fill(0)
         # DIRTY_CURSOR (update: PREV/NEXT over the dice and buttons): the caret's and
         # the buttons' rows alone are erased and drawn again.
-        moved = self.dirty == DIRTY_CURSOR and v == DICE
+        # On the board (MOVE, PENALTY: PREV/NEXT over the choices), the box the
+        # cursor leaves and the choice's line are erased, the board stays.
+        cursor = self.dirty == DIRTY_CURSOR
+        moved = cursor and v == DICE
+        boxed = cursor and (v == MOVE or v == PENALTY)
         if moved:
             fb.fill_rect(0, 32, 128, 16, 0)
-        elif self.dirty == DIRTY_CURSOR:
+        elif cursor and not boxed:
             fb.fill(0)
         if v == DICE or (tumbling and v == BOARD):
             all_tumble = v == BOARD
@@ -500,7 +508,13 @@ class ShakeUpScreen(Screen):
             # The pyramid: a column per seat, a row per level.
             n = g.players
             cw = (128 - _COL_X) // n
-            for s in range(n):
+            if boxed:
+                # The box's edges lie on the dotted rows (drawn again below) and,
+                # from level 0, on the choice's line (erased: drawn again last).
+                _cell(fb, self.shown, me, cw, 0)
+                y = 50 + 7 * (len(self.lines) - 1)
+                fb.fill_rect(0, y - 1, 128, 7, 0)
+            for s in range(0 if boxed else n):
                 x = _COL_X + s * cw
                 if s == me:
                     fb.fill_rect(x + 1, 0, cw - 2, 7, 1)
@@ -508,12 +522,13 @@ class ShakeUpScreen(Screen):
             # The pyramid's side: one step per level, narrower going up.
             for lv in range(4):
                 y = 38 - 10 * lv
-                fb.fill_rect(lv, y, 13 - 2 * lv, 9, 1)
-                gfx.text(fb, "123S"[lv:lv + 1], 5, y + 2, 0)
+                if not boxed:
+                    fb.fill_rect(lv, y, 13 - 2 * lv, 9, 1)
+                    gfx.text(fb, "123S"[lv:lv + 1], 5, y + 2, 0)
                 if lv < 3:
                     for x in range(_COL_X, 128, 2):
                         fb.pixel(x, y + 9, 1)
-            for s in range(n):
+            for s in range(0 if boxed else n):
                 x = _COL_X + s * cw
                 for lv in range(4):
                     y = 40 - 10 * lv
@@ -521,16 +536,14 @@ class ShakeUpScreen(Screen):
                         gfx.text(fb, "@", x + 3 + j * 4, y)  # a pawn
             # Cursor: the cell of the chosen level / target.
             if (v == MOVE or v == PENALTY) and self.choices:
-                d = self.choices[self.cur]
-                a = d & 0xFF
-                if d & 0xF00 == D_UP:
-                    gfx.box(fb, _COL_X + me * cw, 47 - 10 * a, cw, 11)
-                elif d & 0xF00 == D_PEN:
-                    gfx.box(fb, _COL_X + (a >> 2) * cw, 47 - 10 * (a & 3), cw, 11)
+                _cell(fb, self.choices[self.cur], me, cw, 1)
             y = 50
         lines = self.lines
         last = len(lines) - 1
         for i in range(last + 1):
+            if boxed and i < last:
+                y += 7
+                continue
             if i == last and (v == MOVE or v == PENALTY):
                 gfx.label(fb, lines[i], (128 - gfx.width(lines[i])) // 2 - 1, y - 1)
                 if len(self.choices) > 1:  # PREV/NEXT show the other choices
@@ -547,6 +560,15 @@ class ShakeUpScreen(Screen):
             y += 7
         if self.ack:
             gfx.right(fb, "OK", 128, 58)
+
+
+def _cell(fb, d, me, cw, c):
+    """The box around the board's cell that choice d moves from (colour c)."""
+    a = d & 0xFF
+    if d & 0xF00 == D_UP:
+        gfx.box(fb, _COL_X + me * cw, 47 - 10 * a, cw, 11, c)
+    elif d & 0xF00 == D_PEN:
+        gfx.box(fb, _COL_X + (a >> 2) * cw, 47 - 10 * (a & 3), cw, 11, c)
 
 
 class Win(Screen):
