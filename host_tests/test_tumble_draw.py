@@ -7,7 +7,7 @@ both games, every tumbling frame and every partly redrawn one compared with a fu
 redraw (README "Frame time on the device")."""
 import ui_rig
 from core.seeded import Seeded
-from ui.screens import DIRTY_CURSOR, DIRTY_DICE, DIRTY_ROLL
+from ui.screens import DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL
 from test_ui_frenzy import start_game
 from test_ui_frenzy_mash import steer_take
 from ui import frenzy_screen as fs
@@ -25,19 +25,16 @@ def _watch(r):
     d = app.display
     show0 = d.show
     keep = bytearray(len(d.buf))
-    seen = [0, 0, 0]  # frames drawn over the last one: tumbling, cursor moves, OK rolls
+    seen = [0, 0, 0, 0]  # frames drawn over the last one: tumbling, cursor, tumble starts, picks
     part = [False]  # this frame's draw() was over the last frame
     orig = cls.draw
 
     def draw(self, fb):
         d = self.dirty
-        part[0] = d == DIRTY_DICE or d == DIRTY_CURSOR or d == DIRTY_ROLL
-        if d == DIRTY_DICE:
-            seen[0] += 1
-        elif d == DIRTY_CURSOR:
-            seen[1] += 1
-        elif d == DIRTY_ROLL:
-            seen[2] += 1
+        part[0] = d is not True and d >= DIRTY_DICE  # every code: drawn over the last frame
+        for i, code in enumerate((DIRTY_DICE, DIRTY_CURSOR, DIRTY_ROLL, DIRTY_PICK)):
+            if d is not True and d == code:
+                seen[i] += 1
         return orig(self, fb)
 
     def show():
@@ -102,7 +99,7 @@ def test_frenzy_tumble_frames_are_full_frames():
     start_game(r, 2, 0)
     assert r.screen == "frenzy"
     n = _mash(r, 12, 400, _take)
-    assert n[0] > 100 and n[1] > 10 and n[2] > 30, n  # partial frames compared
+    assert n[0] > 100 and n[1] > 10 and n[2] > 30 and n[3] > 10, n  # partial frames compared
 
 
 def test_setup_cursor_frames_are_full_frames():

@@ -50,7 +50,7 @@ from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_ROLL, NEXT, OK, PREV, Screen, key, \
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, NEXT, OK, PREV, Screen, key, \
     rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
@@ -313,6 +313,7 @@ class FrenzyScreen(Screen):
         if it <= IT_COMMON:
             self.mask ^= (COMMON_BIT if it == IT_COMMON else 1 << it)
             self._sync()  # the selection's points and what to do about them
+            self.dirty = was or DIRTY_PICK  # not the header nor the running total
             app.play(SELECT)
         elif it == IT_TAKE:
             if self.ok_take[self.mask]:
@@ -796,7 +797,18 @@ class FrenzyScreen(Screen):
         if moved:
             fb.fill_rect(0, 27, 123, 6, 0)  # the caret and the WILD's mark (the riser from x 123)
             fb.fill_rect(0, _BY, 128, 64 - _BY, 0)
-        if not dice and not moved:
+        # DIRTY_PICK (_key: OK on a die): the dice row down to the caret, the
+        # selection's points (from where the running total ends), the info line and
+        # the choices are erased and drawn again.
+        picked = self.dirty == DIRTY_PICK
+        if picked:
+            fb.fill_rect(0, _DY, 123, 33 - _DY, 0)
+            x = gfx.text(None, self.t_run, 0, 33, 1, gfx.MEDIUM, 2)
+            if g.common == TWOX:
+                x = gfx.text(None, "^2", x + 1, 40, 1, gfx.MEDIUM)
+            fb.fill_rect(x, 40, 99 - x, 7, 0)
+            fb.fill_rect(0, 48, 128, 16, 0)
+        if not dice and not moved and not picked:
             # The header: colour label, round, the player's score sheet total.
             w = gfx.label(fb, COLOURS[seat], 0, 0)
             gfx.text(fb, self.t_head, w + 3, 1)
@@ -862,6 +874,9 @@ class FrenzyScreen(Screen):
             gfx.caret(fb, _CX if caret else cur_item * _DX, 27, 17)
         if moved or rolled:
             pass
+        elif picked:
+            if self.t_pts:
+                gfx.right(fb, self.t_pts, 97, 40, 1, gfx.MEDIUM)
         elif ph != PH_COMMON:
             x = gfx.text(fb, self.t_run, 0, 33, 1, gfx.MEDIUM, 2)
             if c == TWOX:

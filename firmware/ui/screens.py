@@ -86,6 +86,9 @@ DIRTY_CURSOR = const(3)
 # Screen.dirty: OK started a tumble (app.start_roll): over the last frame, the dice
 # and what a tumble hides or shows; a frame with more to draw stays True.
 DIRTY_ROLL = const(4)
+# Screen.dirty: a pick (Frenzy's OK on a die) changed the dice row and the lines
+# below it, not the header nor the running total (fb holds the last frame).
+DIRTY_PICK = const(5)
 COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
 INITIALS = "RGBY"
 
