@@ -511,9 +511,13 @@ class ShakeUpScreen(Screen):
             if boxed:
                 # The box's edges lie on the dotted rows (drawn again below) and,
                 # from level 0, on the choice's line (erased: drawn again last).
-                _cell(fb, self.shown, me, cw, 0)
+                x0 = _cell(fb, self.shown, me, cw, 0)
+                x1 = x0 + cw
                 y = 50 + 7 * (len(self.lines) - 1)
                 fb.fill_rect(0, y - 1, 128, 7, 0)
+            else:
+                x0 = _COL_X
+                x1 = 128
             for s in range(0 if boxed else n):
                 x = _COL_X + s * cw
                 if s == me:
@@ -526,7 +530,7 @@ class ShakeUpScreen(Screen):
                     fb.fill_rect(lv, y, 13 - 2 * lv, 9, 1)
                     gfx.text(fb, "123S"[lv:lv + 1], 5, y + 2, 0)
                 if lv < 3:
-                    for x in range(_COL_X, 128, 2):
+                    for x in range(x0 + (x0 & 1), x1, 2):  # (the box's columns: boxed)
                         fb.pixel(x, y + 9, 1)
             for s in range(0 if boxed else n):
                 x = _COL_X + s * cw
@@ -563,12 +567,18 @@ class ShakeUpScreen(Screen):
 
 
 def _cell(fb, d, me, cw, c):
-    """The box around the board's cell that choice d moves from (colour c)."""
+    """The box around the board's cell that choice d moves from (colour c); -> its
+    left x (128: no box)."""
     a = d & 0xFF
     if d & 0xF00 == D_UP:
-        gfx.box(fb, _COL_X + me * cw, 47 - 10 * a, cw, 11, c)
-    elif d & 0xF00 == D_PEN:
-        gfx.box(fb, _COL_X + (a >> 2) * cw, 47 - 10 * (a & 3), cw, 11, c)
+        x = _COL_X + me * cw
+        gfx.box(fb, x, 47 - 10 * a, cw, 11, c)
+        return x
+    if d & 0xF00 == D_PEN:
+        x = _COL_X + (a >> 2) * cw
+        gfx.box(fb, x, 47 - 10 * (a & 3), cw, 11, c)
+        return x
+    return 128
 
 
 class Win(Screen):
