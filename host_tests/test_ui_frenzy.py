@@ -255,6 +255,10 @@ def play_through(players, schedule, seed):
     assert store.stat(st, games.ST_FF_HIGH) == sh.totals[winner]
     r.wait(700)
     r.press(NEXT)                    # MENU (REMATCH comes first)
+    ui_rig.assert_full_frame(r)      # the choices redrawn alone
+    r.press(PREV)
+    ui_rig.assert_full_frame(r)
+    r.press(NEXT)
     r.press(OK)
     assert r.screen == "menu"
     if players == 1:

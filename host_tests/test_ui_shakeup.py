@@ -13,6 +13,7 @@ from ui import shakeup_screen as ss
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
+PREV = ui_rig.PREV
 
 
 class Pilot(ui_rig.Player):
@@ -163,6 +164,10 @@ def play_through(players, seed):
     assert store.stat(st, games.ST_SU_WINS + winner) == 1
     r.wait(700)
     r.press(NEXT)                    # MENU (REMATCH comes first)
+    ui_rig.assert_full_frame(r)      # the choices redrawn alone
+    r.press(PREV)
+    ui_rig.assert_full_frame(r)
+    r.press(NEXT)
     r.press(OK)
     assert r.screen == "menu"
     return p.decisions

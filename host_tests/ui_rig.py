@@ -397,3 +397,16 @@ def diff_art(want, got):
                 row.append("+" if b else "-")
         out.append(("%2d " % y) + "".join(row) + (" <" if bad else ""))
     return "\n".join(out)
+
+
+def assert_full_frame(r):
+    """The frame on the panel is the one a full draw() of the screen makes (a screen
+    that redrew part of it over the last frame: DIRTY_CURSOR and the like)."""
+    d = r.app.display
+    keep = bytes(d.buf)
+    d.fb.fill(0)
+    r.app.screen.draw(d.fb)
+    want = bytes(d.buf)
+    d.buf[:] = keep
+    assert r.app.notice is not None or want == keep, \
+        "a partly redrawn frame differs from draw():\n" + diff_art(want, keep)

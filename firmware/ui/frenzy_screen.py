@@ -50,8 +50,8 @@ from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, NEXT, OK, PREV, Screen, key, \
-    rematch
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, NEXT, OK, PREV, Screen, \
+    end_choices, key, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -249,7 +249,7 @@ class FrenzyScreen(Screen):
             # REMATCH (first) or MENU; after a grace, so a mashed OK is not lost on it.
             if k == PREV or k == NEXT:
                 self.cur ^= 1
-                self.dirty = True
+                self.dirty = self.dirty or DIRTY_CURSOR  # the choices alone (draw)
                 app.play(SELECT)
             elif k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
                 if self.cur:
@@ -739,8 +739,13 @@ class FrenzyScreen(Screen):
 
     def draw(self, fb):
         v = self.view
-        if self.dirty == DIRTY_DICE and v != V_PLAY:
-            fb.fill(0)  # a tumble's frame over the last one (_draw_play): not this view
+        d = self.dirty
+        if d is not True and d >= DIRTY_DICE and v != V_PLAY:
+            if v == V_WINNER and d == DIRTY_CURSOR:
+                fb.fill_rect(0, 55, 128, 9, 0)  # REMATCH / MENU: the bar alone
+                end_choices(fb, self.cur)
+                return
+            fb.fill(0)  # a frame over the last one (_draw_play): not this view
         if v == V_PLAY:
             self._draw_play(fb)
         elif v == V_FARKLE:

@@ -607,7 +607,7 @@ class Win(Screen):
         if k == PREV or k == NEXT:
             self.cur ^= 1
             app.play_select()
-            self.dirty = True
+            self.dirty = self.dirty or DIRTY_CURSOR  # the choices alone (draw)
         # The grace time: a button mashed at the winning move is not lost on it.
         elif (k == OK or k == BACK) and app.elapsed(self.t0) >= 600:
             if k == OK and not self.cur:
@@ -616,6 +616,10 @@ class Win(Screen):
                 app.menu()
 
     def draw(self, fb):
+        if self.dirty == DIRTY_CURSOR:
+            fb.fill_rect(0, 55, 128, 9, 0)  # REMATCH / MENU: the bar alone
+            end_choices(fb, self.cur)
+            return
         gfx.banner(fb, self.title, 0)
         y = 14
         for i in range(len(self.rows)):
