@@ -65,6 +65,13 @@ def _mash(r, seed, events, steer=None):
             b = rnd(2)
             if steer is not None and k % 8 == 7 and steer(r, b[1]):
                 continue
+            if k % 16 == 5:
+                # Two presses in one frame (a cursor move and a pick, say): the
+                # screen's marks combine.
+                r.dev.pending.append(0x10 | b[0] % 3)
+                r.dev.pending.append(0x10 | b[1] % 3)
+                r.step(1)
+                continue
             ui_rig.mash_input(r, _MIX[b[0] % len(_MIX)], b[1])
     finally:
         cls.draw = orig

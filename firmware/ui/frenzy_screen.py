@@ -313,7 +313,8 @@ class FrenzyScreen(Screen):
         if it <= IT_COMMON:
             self.mask ^= (COMMON_BIT if it == IT_COMMON else 1 << it)
             self._sync()  # the selection's points and what to do about them
-            self.dirty = was or DIRTY_PICK  # not the header nor the running total
+            # Not the header nor the running total (and the cursor's rows with it).
+            self.dirty = True if was is True else DIRTY_PICK
             app.play(SELECT)
         elif it == IT_TAKE:
             if self.ok_take[self.mask]:
