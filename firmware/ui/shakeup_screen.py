@@ -40,8 +40,8 @@ from core.shakeup import STOP as D_STOP
 from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_ROLL, INITIALS, NEXT, OK, PREV, \
-    SHAKE_START, Screen, end_choices, key, rematch
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, \
+    INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, end_choices, key, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -381,7 +381,8 @@ class ShakeUpScreen(Screen):
                         self.rolling = p != 15
                         self.tumble_mask = 15 & ~p
                         app.play_select()
-                        self.dirty = True
+                        # The dice and the buttons (and the cursor's rows with them).
+                        self.dirty = True if self.dirty is True else DIRTY_PICK
                     elif c == _C_SHAKE:
                         app.start_roll()
                     else:
@@ -422,12 +423,15 @@ class ShakeUpScreen(Screen):
         # the buttons' rows alone are erased and drawn again.
         # On the board (MOVE, PENALTY: PREV/NEXT over the choices), the box the
         # cursor leaves and the choice's line are erased, the board stays.
+        # DIRTY_PICK (OK on a die): the dice too (a die drawn over itself is
+        # the same pixels).
         cursor = self.dirty == DIRTY_CURSOR
-        moved = cursor and v == DICE
+        picked = self.dirty == DIRTY_PICK and v == DICE
+        moved = (cursor and v == DICE) or picked
         boxed = cursor and (v == MOVE or v == PENALTY)
         if moved:
             fb.fill_rect(0, 32, 128, 16, 0)
-        elif cursor and not boxed:
+        elif (cursor or self.dirty == DIRTY_PICK) and not boxed:
             fb.fill(0)
         if v == DICE or (tumbling and v == BOARD):
             all_tumble = v == BOARD
@@ -444,7 +448,7 @@ class ShakeUpScreen(Screen):
                         fb.fill_rect(x, _DIE_Y, DIE_L + 1, DIE_L + 1, 0)
                     gfx.die(fb, x + ((f + i) & 1), _DIE_Y + (((f >> 1) + i) & 1),
                             (f * 5 + i * 3 + (f >> 2)) % 6 + 1)
-                elif not dice and not moved:
+                elif not dice and (picked or not moved):
                     gfx.die(fb, x, _DIE_Y, g.dice[i], DIE_L, bool(pend >> i & 1))
                     if held >> i & 1:
                         fb.fill_rect(x, _DIE_Y + 19, DIE_L, 2, 1)  # the set-aside mark
