@@ -312,7 +312,7 @@ def test_odds_hint_follows_the_setting():
 
 def test_wild_risk_counts_rolls_no_value_helps():
     # Brute force: a roll farkles for every WILD value exactly when WILD_RISK says.
-    from core.frenzy_score import is_farkle
+    from core.frenzy_checked import is_farkle
     for n in range(1, 6):
         bad = 0
         total = 6 ** n

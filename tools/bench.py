@@ -481,8 +481,10 @@ class Bench:
         self.need(rc, c, text, "core speed (CPython)")
         cu = dict((k, (int(n), int(us))) for k, n, us in r["speed"])
         cc = dict((k, (int(n), int(us))) for k, n, us in c["speed"])
-        what = {"is_farkle": "is_farkle, every 5-dice roll x Common Die number None/1-6",
-                "selections": "selections (scored selection list), every 5-dice roll x None/1/5",
+        what = {"is_farkle": "is_farkle (core.frenzy_score.farkle_of), every 5-dice roll x "
+                             "Common Die number None/1-6",
+                "selections": "selections (core.frenzy_score.selections_of, the scored "
+                              "selection list), every 5-dice roll x None/1/5",
                 "shakeup_decision": "Shake Up decision (legal() + apply()), seeded 4-player games"}
         for k in ("is_farkle", "selections", "shakeup_decision"):
             nu, tu = cu[k]

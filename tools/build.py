@@ -43,7 +43,7 @@ OPT_LEVEL = 3  # release: asserts stripped, __debug__ False, no line numbers (ea
 # Modules under firmware/ that only host code (tests, tools) imports: the device build,
 # package.json and the freeze manifests leave them out (host_tests/test_layers.py
 # checks that no device module imports one).
-HOST_ONLY = ("core/odds.py",)
+HOST_ONLY = ("core/frenzy_checked.py", "core/odds.py")
 SKIP_DIRS = ("__pycache__",)
 SKIP_SUFFIXES = (".pyc", ".mpy", "~", ".swp")
 

@@ -139,12 +139,16 @@ def _build():
     by = bytearray(210)
     ranks = bytearray(b"\xff" * 216)
     buf = bytearray(5)  # a multiset being made (scratch: no garbage per entry)
-    level = [b""]
+    # Each size's multisets in turn, in ascending order, visited in place in t (n
+    # values, non-decreasing): no list of them is kept (those lists and the tables'
+    # copies were most of what a build allocated, at a CPU game's fullest heap).
+    t = bytearray(4)
     k = 0
     fact = (1, 1, 2, 6, 24)
     for n in range(5):
-        nxt = []
-        for t in level:
+        for i in range(n):
+            t[i] = 1
+        while True:
             r = dice_rank(t, n)
             by[k] = r
             k += 1
@@ -177,11 +181,18 @@ def _build():
                         buf[i + 1] = t[i]
                         i += 1
                     child[r * 6 + v - 1] = dice_rank(buf, n + 1)
-                    if n == 0 or v >= t[n - 1]:
-                        nxt.append(buf[:n + 1])
             if k % _PER_BUILD == 0:
                 yield None
-        level = nxt
+            # The next multiset of this size: the last value below 6 goes up by one,
+            # and the values after it take its new value.
+            i = n - 1
+            while i >= 0 and t[i] == 6:
+                i -= 1
+            if i < 0:
+                break
+            v = t[i] + 1
+            for x in range(i, n):
+                t[x] = v
     c = bytearray(4)
     k = 0
     for c[0] in range(6):
@@ -193,7 +204,7 @@ def _build():
                 if k % _PER_BUILD == 0:
                     yield None
     if _T is None:  # (another think() may have finished first)
-        _T = (bytes(child), bytes(parent), bytes(mult), bytes(cls), bytes(by), bytes(ranks))
+        _T = (child, parent, mult, cls, by, ranks)  # (no copies: read only)
     return _T
 
 

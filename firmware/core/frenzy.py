@@ -535,9 +535,13 @@ class Game:
 
     def to_bytes(self):
         """The whole state as a bytearray (a bytes copy would be one more block at the
-        save): the version byte, the header, then per seat its totals, the last
-        round's scores and its step records."""
-        b = bytearray(_HEAD)
+        save), made at its full size at once (grown piece by piece, every save left
+        its old copies behind): the version byte, the header, then per seat its
+        totals, the last round's scores and its step records."""
+        n = _HEAD
+        for s in range(self.players):
+            n += 14 + len(self._recs[s])
+        b = bytearray(n)
         b[0] = _VERSION
         b[1] = self.players
         b[2] = self.schedule
@@ -557,6 +561,7 @@ class Game:
         b[20] = self.winner + 1
         b[21] = self.step >> 8
         b[22] = self.step & 0xFF
+        j = _HEAD
         for s in range(self.players):
             r = self._recs[s]
             if len(r) > 0x3FFF8:  # more steps than 2 bytes count (far beyond any heap)
@@ -564,9 +569,16 @@ class Game:
             for v in (self.totals[s], self.round_scores[s], self.round_raw[s]):
                 if v < 0 or v > 0xFFFFFFFF:
                     raise ValueError("score out of range")
-                b.extend(v.to_bytes(4, "big"))
-            b.extend((len(r) >> 2).to_bytes(2, "big"))
-            b.extend(r)
+                b[j] = v >> 24
+                b[j + 1] = v >> 16 & 0xFF
+                b[j + 2] = v >> 8 & 0xFF
+                b[j + 3] = v & 0xFF
+                j += 4
+            k = len(r)
+            b[j] = k >> 10
+            b[j + 1] = k >> 2 & 0xFF
+            b[j + 2:j + 2 + k] = r
+            j += 2 + k
         return b
 
     @classmethod

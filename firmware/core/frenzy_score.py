@@ -7,12 +7,11 @@ pair, two triplets) uses one value only, so the best split is the sum of the bes
 split of each value's count, compared with the six-dice combinations when there are
 six dice. Sets are handled as a "key": the count of value v in bits 3(v-1)..3(v-1)+2.
 
-Two layers:
-- unchecked, for the game (core.frenzy) and players that call them per roll:
-  `points_of`, `farkle_of`, `selections_of`, `dice_in`; they take the first n dice
-  of a roll and the table offset `t` from `ones_table(ones)`;
-- checked, for tests and tools: `score`, `is_farkle`, `selections` (ValueError on
-  bad arguments).
+For the game (core.frenzy) and players that call them per roll: `points_of`,
+`farkle_of`, `selections_of`, `dice_in`, unchecked; they take the first n dice of a
+roll and the table offset `t` from `ones_table(ones)`. The same scoring with its
+arguments checked, for tests and tools, is core.frenzy_checked (host only: not on the
+device).
 
 A selection is a mask: bits 0-4 the rolled dice, COMMON_BIT the Common Die.
 """
@@ -195,55 +194,3 @@ def selections_of(rolled, n, common, t):
         if tab[m]:
             out.append((m, tab[m] * 50))
     return out
-
-
-# ---- checked helpers (tests, tools) -------------------------------------------------
-
-def _key(values):
-    key = 0
-    n = 0
-    for v in values:
-        if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError("die value must be 1-6, got %r" % (v,))
-        key += 1 << 3 * (v - 1)
-        n += 1
-    if n > 6:
-        raise ValueError("at most 6 dice score together (5 rolled + the Common Die), got %d" % n)
-    return key, n
-
-
-def score(values, ones=300):
-    """Points of the values (1-6) when they split completely into combinations, else 0."""
-    t = ones_table(ones)
-    key, n = _key(values)
-    if not n:
-        return 0
-    return score_key(key, n, t)
-
-
-def _check_roll(rolled, common):
-    n = len(rolled)
-    if n < 1 or n > 5:
-        raise ValueError("a roll has 1-5 dice, got %d" % n)
-    if common is not None and (not isinstance(common, int) or common < 1 or common > 6):
-        raise ValueError("the Common Die's number must be 1-6 or None, got %r" % (common,))
-    for i in range(n):
-        v = rolled[i]
-        if not isinstance(v, int) or v < 1 or v > 6:
-            raise ValueError("die value must be 1-6, got %r" % (v,))
-    return n
-
-
-def is_farkle(rolled, common=None):
-    """True when no selection of this roll scores (`common`: usable number or None)."""
-    return farkle_of(rolled, _check_roll(rolled, common), common)
-
-
-def selections(rolled, common=None, ones=300):
-    """Every selection that scores completely, as (mask, points), sorted by mask.
-
-    Bits 0-4 index `rolled`; COMMON_BIT is the Common Die (only when `common`, its
-    usable number, is given). Each selection holds at least one rolled die.
-    """
-    t = ones_table(ones)
-    return selections_of(rolled, _check_roll(rolled, common), common, t)

@@ -236,22 +236,24 @@ def core(root, lib, quick=False):
     commons = (None, 1, 2, 3, 4, 5, 6)
     if quick:
         views = views[:1000]
-    # is_farkle: every roll with every usable number of the Common Die (or none).
-    is_f = fsc.is_farkle
+    # is_farkle: every roll with every usable number of the Common Die (or none), as
+    # the game asks (core.frenzy_score.farkle_of: the checked is_farkle is host only).
+    is_f = fsc.farkle_of
     n = 0
     t0 = ticks_us()
     for c in commons:
         for r in views:
-            is_f(r, c)
+            is_f(r, 5, c)
         n += len(views)
     out("speed", "is_farkle", n, ticks_diff(ticks_us(), t0))
     # selections: the scored selection list of every roll (with none and a 1 and a 5).
-    sel = fsc.selections
+    sel = fsc.selections_of
+    t = fsc.ones_table(300)
     n = 0
     t0 = ticks_us()
     for c in (None, 1, 5):
         for r in views:
-            sel(r, c)
+            sel(r, 5, c, t)
         n += len(views)
     out("speed", "selections", n, ticks_diff(ticks_us(), t0))
     # Shake Up: legal() + apply() per decision over seeded 4-player games.
