@@ -48,15 +48,19 @@ OPEN = {
     # host only, a Frenzy save made at its full size), the same command, 2026-12-01:
     # new2 66,560 -> 65,536 (passes: a plain gate now), cont2 70,656 -> 69,632, rand2
     # 72,704 -> 71,680, cpu1 71,680 -> 70,656, cpu2 73,728 -> 71,680.
+    # Merged with branch frames2 (partial redraws: the screens' code +880 B), the same
+    # command: new2 66,560 (open again: one 1 KB step over), rand2 and cpu2 72,704,
+    # cont2 69,632, cpu1 70,656.
+    "heap32_new2": 66560 + 2048,
     "heap32_cont2": 69632 + 2048,
     # Random play: 69,632 on branch mem, 72,704 merged with issue 18's TAKE that opens
     # on the best selection (random keys now finish TAKEs, so play goes further: seed 1
     # makes 91 saves in 6000 frames instead of 23), `make bench QUICK=1`, 2026-12-01;
-    # 71,680 on branch mem2.
-    "heap32_rand2": 71680 + 2048,
+    # 71,680 on branch mem2, 72,704 merged with frames2.
+    "heap32_rand2": 72704 + 2048,
     "heap32_cpu1": 70656 + 2048,
-    "heap32_cpu2": 71680 + 2048,
-    "heap32_worst": 71680 + 2048,
+    "heap32_cpu2": 72704 + 2048,
+    "heap32_worst": 72704 + 2048,
     # Frenzy's TAKE opens with the best selection marked, TAKE enabled (issue 18's
     # presses): a cursor move between a die and an enabled TAKE sends page 3 (the
     # caret) and pages 6-7 (TAKE's inverted label from y 55), as such a move did
