@@ -67,7 +67,7 @@ from hal.events import SHAKE_END, SHAKE_START
 from power import DEEP, OFF, Power, nap
 from store import S_CONTRAST, S_SENS, S_SOUND
 from ui import gfx, screens
-from ui.screens import DIRTY_DICE, DIRTY_ROLL
+from ui.screens import DIRTY_DICE, DIRTY_ROLL, mark
 from ui.sounds import LAND, RATTLE, SELECT, TUNES
 
 _TYPES = const(0)  # the App's attribute types, for pyright (on the device "if 0:" is no code)
@@ -243,7 +243,7 @@ class App:
             self._by_shake = by_shake
             self._tumble_t0 = self._rattle_next = self.now
             scr = self.screen
-            scr.dirty = True if scr.dirty else DIRTY_ROLL  # the screen redraws what changes
+            scr.dirty = mark(scr.dirty, DIRTY_ROLL)  # the screen redraws what changes
 
     def passes(self, seat):
         """Would hand_to(seat) show the pass screen? Only to a human seat that does not

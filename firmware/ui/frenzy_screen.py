@@ -51,7 +51,7 @@ from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, NEXT, OK, PREV, Screen, \
-    end_choices, key, rematch
+    end_choices, key, mark, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -249,7 +249,7 @@ class FrenzyScreen(Screen):
             # REMATCH (first) or MENU; after a grace, so a mashed OK is not lost on it.
             if k == PREV or k == NEXT:
                 self.cur ^= 1
-                self.dirty = self.dirty or DIRTY_CURSOR  # the choices alone (draw)
+                self.dirty = mark(self.dirty, DIRTY_CURSOR)  # the choices alone (draw)
                 app.play(SELECT)
             elif k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
                 if self.cur:
@@ -301,7 +301,7 @@ class FrenzyScreen(Screen):
         if k == PREV or k == NEXT:
             if n > 1:
                 self.cur = (self.cur + (1 if k == NEXT else n - 1)) % n
-                self.dirty = was or DIRTY_CURSOR  # the caret and the choices alone
+                self.dirty = mark(was, DIRTY_CURSOR)  # the caret and the choices alone
             else:
                 self.view = V_SCORES  # nothing to choose: the scores instead
                 self._sync()
@@ -313,8 +313,8 @@ class FrenzyScreen(Screen):
         if it <= IT_COMMON:
             self.mask ^= (COMMON_BIT if it == IT_COMMON else 1 << it)
             self._sync()  # the selection's points and what to do about them
-            # Not the header nor the running total (and the cursor's rows with it).
-            self.dirty = True if was is True else DIRTY_PICK
+            # Not the header nor the running total.
+            self.dirty = mark(was, DIRTY_PICK)
             app.play(SELECT)
         elif it == IT_TAKE:
             if self.ok_take[self.mask]:

@@ -8,7 +8,7 @@ from core.games import FEWEST, FRENZY, GAMES_TABLE, KIND, MOST, SHAKEUP, TITLE
 from store import S_SCHEDULE, S_SETUP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, INITIALS, NEXT, OK, PREV, Screen, key
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, INITIALS, NEXT, OK, PREV, Screen, key, mark
 from ui.sounds import NOPE
 
 try:
@@ -287,7 +287,7 @@ class Setup(Screen):
         # (DIRTY_CURSOR); the players' number changes the rows below it: all.
         if not self.dirty:
             self.shown = c
-        self.dirty = True if k == OK and c == R_PLAYERS else self.dirty or DIRTY_CURSOR
+        self.dirty = True if k == OK and c == R_PLAYERS else mark(self.dirty, DIRTY_CURSOR)
 
     def _start(self):
         """Keep this setup (offered again next time), then start (see app._go())."""

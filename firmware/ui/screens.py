@@ -80,16 +80,22 @@ except ImportError:
 
 
 DIRTY_DICE = const(2)  # Screen.dirty: only the tumbling dice changed (True: all of it)
-# Screen.dirty: only the cursor moved (both: fb holds the last frame). A key that moves
-# the cursor sets `dirty = dirty or DIRTY_CURSOR`: a frame with more to draw stays True.
+# Screen.dirty: only the cursor moved (fb holds the last frame).
 DIRTY_CURSOR = const(3)
 # Screen.dirty: OK started a tumble (app.start_roll): over the last frame, the dice
-# and what a tumble hides or shows; a frame with more to draw stays True.
+# and what a tumble hides or shows.
 DIRTY_ROLL = const(4)
 # Screen.dirty: a pick (Frenzy's OK on a die) changed the dice row and the lines
 # below it, not the header nor the running total (fb holds the last frame).
 DIRTY_PICK = const(5)
 COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
+
+
+def mark(dirty, code):
+    """Screen.dirty once `code` (a DIRTY_* partial redraw) is added to `dirty`: the code
+    alone when nothing else, or the same code, is marked; else True, all of it (two
+    keys in one frame: no code covers another's rows)."""
+    return code if not dirty or dirty == code else True
 INITIALS = "RGBY"
 
 

@@ -41,7 +41,7 @@ from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, \
-    INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, end_choices, key, rematch
+    INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, end_choices, key, mark, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -374,15 +374,15 @@ class ShakeUpScreen(Screen):
                             break
                     self.cur = c
                     app.play_select()
-                    self.dirty = self.dirty or DIRTY_CURSOR  # the caret and buttons alone
+                    self.dirty = mark(self.dirty, DIRTY_CURSOR)  # the caret and buttons alone
                 elif k == OK:
                     if c < 4:
                         self.pending = p = self.pending ^ 1 << c
                         self.rolling = p != 15
                         self.tumble_mask = 15 & ~p
                         app.play_select()
-                        # The dice and the buttons (and the cursor's rows with them).
-                        self.dirty = True if self.dirty is True else DIRTY_PICK
+                        # The dice and the buttons.
+                        self.dirty = mark(self.dirty, DIRTY_PICK)
                     elif c == _C_SHAKE:
                         app.start_roll()
                     else:
@@ -395,7 +395,7 @@ class ShakeUpScreen(Screen):
                         self.shown = self.choices[c]  # the choice the panel shows
                     self.cur = (c + (1 if k == NEXT else n - 1)) % n
                     self._refresh()
-                    self.dirty = was or DIRTY_CURSOR  # its box and line alone (draw)
+                    self.dirty = mark(was, DIRTY_CURSOR)  # its box and line alone (draw)
                     app.play_select()
                 elif n and k == OK:
                     self.roll(self.choices[c])
@@ -611,7 +611,7 @@ class Win(Screen):
         if k == PREV or k == NEXT:
             self.cur ^= 1
             app.play_select()
-            self.dirty = self.dirty or DIRTY_CURSOR  # the choices alone (draw)
+            self.dirty = mark(self.dirty, DIRTY_CURSOR)  # the choices alone (draw)
         # The grace time: a button mashed at the winning move is not lost on it.
         elif (k == OK or k == BACK) and app.elapsed(self.t0) >= 600:
             if k == OK and not self.cur:
