@@ -98,7 +98,8 @@ _MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room", "store_che
 # logged a watchdog reset; store_check checked the settings and stats read).
 _BOOT_MODULES = ("hal.wiring", "crashlog", "store_check")
 # What a game with CPU seats loads, forgotten with the game's own modules.
-_CPU_MODULES = ("ui.cpu_turn", "core.cpu_shakeup", "core.cpu_frenzy", "core.data")
+_CPU_MODULES = ("ui.cpu_turn", "ui.shakeup_cpu", "ui.frenzy_cpu", "core.cpu_shakeup",
+                "core.cpu_frenzy", "core.data")
 
 
 def forget(names):
@@ -274,7 +275,7 @@ class App:
         cpu = self.cpu
         if cpu is None:
             from ui.cpu_turn import CpuTurn
-            cpu = self.cpu = CpuTurn(self, ticks_ms)  # its clock for thinking
+            cpu = self.cpu = CpuTurn(self, ticks_ms, ticks_diff)  # its clock for thinking
         cpu.tick(scr, q)
 
     def save(self, kind, game, ui=b""):

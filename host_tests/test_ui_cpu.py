@@ -439,12 +439,22 @@ def test_ok_fast_forwards_a_cpu_turn():
 class _Clock:
     """A clock for CpuTurn: every reading 5 ms later, as if each step took 5 ms."""
 
-    def __init__(self):
-        self.ms = 0
+    def __init__(self, ms=0, period=0):
+        self.ms = ms
+        self.period = period  # a clock that wraps there (as ticks_ms does), if not 0
 
     def __call__(self):
         self.ms += 5
+        if self.period:
+            self.ms %= self.period
         return self.ms
+
+    def diff(self, a, b):
+        # As time.ticks_diff: the signed distance, also across the wrap.
+        if not self.period:
+            return a - b
+        h = self.period // 2
+        return (a - b + h) % self.period - h
 
 
 def _decision(steps):
@@ -456,15 +466,19 @@ def _decision(steps):
 def test_thinking_takes_its_share_of_each_frame():
     # _work() steps while less than 12 ms of the frame is used: three 5 ms steps a
     # frame; one in a frame that redraws; the value, or _END when the steps run out.
+    # The same across the clock's wrap (ticks_ms counts modulo 2 ** 30): the share is
+    # measured with the app's ticks_diff, not by subtraction.
     from ui.cpu_turn import CpuTurn
-    c = CpuTurn(ui_rig.Rig("cpu_share").app, _Clock())
-    for dirty, steps, frames in ((False, 10, 4), (False, 2, 1), (True, 10, 11)):
-        it = _decision(steps)
-        got = []
-        while not got or got[-1] is None:
-            got.append(c._work(it, dirty))
-        assert got == [None] * (frames - 1) + [0x123], (dirty, steps, got)
-    assert c._work(iter(()), False) == -1
+    app = ui_rig.Rig("cpu_share").app
+    for clock in (_Clock(), _Clock(2 ** 30 - 7, 2 ** 30)):
+        c = CpuTurn(app, clock, clock.diff)
+        for dirty, steps, frames in ((False, 10, 4), (False, 2, 1), (True, 10, 11)):
+            it = _decision(steps)
+            got = []
+            while not got or got[-1] is None:
+                got.append(c._work(it, dirty))
+            assert got == [None] * (frames - 1) + [0x123], (dirty, steps, got)
+        assert c._work(iter(()), False) == -1
 
 
 def test_a_cpu_shows_its_dice_before_it_picks():

@@ -1,0 +1,87 @@
+"""Farkle Frenzy's CPU turn on screen: show(turn, scr), the generator that ui.cpu_turn's
+CpuTurn runs for one step of a CPU seat's turn on the Frenzy screen (loaded with it for
+a Frenzy game with a CPU seat, forgotten with the game). It yields the ms to wait
+before its next step: the line to read, the dice selected one by one, the WILD picker
+turning to its value.
+"""
+from core.dice import TWOX, WILD
+from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, TAKE
+from core.frenzy import ROLL as FZ_ROLL
+from core.frenzy import STOP as FZ_STOP
+from core.frenzy_score import COMMON_BIT
+from ui.cpu_turn import ACK_MS, PICK_MS, READ_MS
+from ui.frenzy_screen import IT_COMMON, IT_ROLL, IT_STOP, IT_TAKE, V_PLAY
+from ui.sounds import SELECT
+
+
+def show(turn, scr):
+    app = turn.app
+    g = scr.game
+    if scr.view != V_PLAY:
+        # The CPU's Farkle, or a notice about its stop: read, then on.
+        yield ACK_MS
+        scr.close_view()
+        return
+    ph = g.phase
+    if ph == PH_COMMON or ph == PH_ROLL:
+        yield from turn.shake(scr, "ROLLS THE COMMON DIE" if ph == PH_COMMON
+                               else turn.rolls(g.to_roll()))
+        return
+    d = yield from turn.think(scr)
+    kind = d & 0xF00
+    if ph == PH_WILD:
+        v = d & 0xFF
+        while scr.wildv != v:  # the picker turns to the value, one by one
+            scr.wildv = scr.wildv % 6 + 1
+            scr.dirty = True
+            app.play(SELECT)
+            yield PICK_MS // 2
+        app.say("DECLARES WILD AS %d" % v)
+        yield READ_MS
+        scr.decide(d)
+        return
+    if ph == PH_TAKE and kind == TAKE:
+        m = d & 0x3F
+        scr.mask = 0
+        for i in range(6):
+            b = COMMON_BIT if i == 5 else 1 << i
+            if m & b:
+                _to_item(scr, IT_COMMON if i == 5 else i)
+                scr.mask |= b
+                scr._sync()
+                app.play(SELECT)
+                yield PICK_MS
+        _to_item(scr, IT_TAKE)
+        c = g.common
+        app.say(turn.keeps(g.rolled, m, g.nrolled, (g.wild if c == WILD else c)
+                         if m & COMMON_BIT else 0))
+        yield READ_MS
+        scr.decide(d)
+        return
+    if ph == PH_DECIDE:
+        if kind == FZ_STOP:
+            _to_item(scr, IT_STOP)
+            r = g.running(g.player) * (2 if g.common == TWOX else 1)
+            app.say("STOPS WITH %d" % r)
+            yield READ_MS
+            scr.decide(FZ_STOP)
+            return
+        _to_item(scr, IT_ROLL)
+        app.say(turn.rolls(g.to_roll()))
+        yield READ_MS
+        if scr.roll_on:
+            scr.rolling = True
+            app.start_roll()
+        else:
+            scr.decide(FZ_ROLL)  # Lockstep: its next roll comes in turn
+        return
+    scr.decide(d)  # (never reached: every phase is above)
+
+
+def _to_item(scr, it):
+    # The Frenzy screen's cursor onto item it (when offered).
+    items = scr.items
+    for i in range(scr.nitems):
+        if items[i] == it:
+            scr.cur = i
+    scr.dirty = True
