@@ -68,6 +68,7 @@ BIG_HEAP = "1m"  # the harness (~0.6 MB with the flash's blocks) and the firmwar
 # bigger heap only makes every collection of a fenced run slower
 STEP = 1024             # bisection step of the fenced minimum
 LO, HI = 16 * 1024, 160 * 1024
+LO_FROZEN = 4 * 1024    # a frozen build's data alone (the code outside the budget)
 SPAN = 12 * 1024        # the first bisection's range above the heap in use seen
 PROBE_NAMES = 1500      # room for the firmware's new qstrs in the run that counts them
 SEED = 1
@@ -250,8 +251,13 @@ class Bench:
         checked first (two runs when nothing changed), else bisected upwards of the
         heap in use that a run without a budget saw (a lower bound)."""
         names, seen = self.names(binary, path, seed, data)
+        low = LO
         if preload:
             names = 0  # a frozen build's names are in flash
+            # The heap in use of a run that loads its code is no lower bound here (the
+            # code lies outside the budget): the search starts low.
+            seen = 0
+            low = LO_FROZEN
         key = "%s %s %d %d" % ("64" if binary == self.mp else "32", path, seed, preload)
 
         def ok(b):
@@ -262,9 +268,9 @@ class Bench:
             if not ok(h - STEP):
                 got = h
             else:
-                got = self.bisect(ok, max(LO, seen // STEP * STEP), h - STEP)
+                got = self.bisect(ok, max(low, seen // STEP * STEP), h - STEP)
         if got is None:
-            lo = h if h else max(LO, seen // STEP * STEP)
+            lo = h if h else max(low, seen // STEP * STEP)
             for hi in (lo + SPAN, lo + 3 * SPAN, HI):
                 got = self.bisect(ok, lo, hi)
                 if got < hi or ok(hi):

@@ -147,57 +147,73 @@ class Driver:
     def new_game(self, kind, players, seats=b"\x00\x00\x00\x00"):
         """kind 1 Shake Up, 2 Frenzy, from the menu; seats: each seat's code on the
         setup screen (0 HUMAN, 1-3 a CPU: EASY, NORMAL, HARD)."""
+        # The screens are read by plain calls (_on(), _asks(), ...), never in this
+        # generator's own code: a generator's stack keeps every value it held (a
+        # method call leaves its object in a slot), and a screen kept so would count
+        # as the firmware's heap after it is gone (the menu's, while a game starts).
         yield from self.to_menu()
-        scr = self.app.screen
         want = "SHAKE UP" if kind == 1 else "FARKLE FRENZY"
         for _ in range(10):
-            if scr.items[scr.cur] == want:
+            if self._on(want):
                 break
             yield from self.tap("NEXT")
         yield from self.tap("OK")
-        scr = self.app.screen
-        if scr.NAME == "menu" and getattr(scr, "ask", None) is not None:
+        if self._asks():
             # "Replace saved game?": NO is offered first.
             for _ in range(3):
-                if getattr(scr, "yes", 1):
+                if self._yes():
                     break
                 yield from self.tap("NEXT")
             yield from self.tap("OK")
-            scr = self.app.screen
         # The setup: NEXT moves over its rows (players, the seats, ...; START), OK
         # changes one. First the players (row 0), then each seat (row 1 + seat).
-        scr = None  # hold no screen across frames: it would count as the firmware's heap
         for row in range(players + 1):
             for _ in range(10):
-                if self.app.screen.cur == row:
+                if self._row() == row:
                     break
                 yield from self.tap("NEXT")
             for _ in range(5):
-                s = self.app.screen
-                if (s.n == players) if row == 0 else (s.seats[row - 1] == seats[row - 1]):
+                if self._set(row, players, seats):
                     break
-                s = None
                 yield from self.tap("OK")
         for _ in range(10):
-            s = self.app.screen
-            if s.cur == s.start_row():
+            if self._on_start():
                 break
-            s = None
             yield from self.tap("NEXT")
-        s = None
         yield from self.tap("OK")
+
+    # What new_game() and open_item() read of the screen (see new_game()).
+
+    def _on(self, item):
+        s = self.app.screen
+        return s.items[s.cur] == item
+
+    def _asks(self):
+        s = self.app.screen
+        return s.NAME == "menu" and getattr(s, "ask", None) is not None
+
+    def _yes(self):
+        return bool(getattr(self.app.screen, "yes", 1))
+
+    def _row(self):
+        return self.app.screen.cur
+
+    def _on_start(self):
+        s = self.app.screen
+        return s.cur == s.start_row()
+
+    def _set(self, row, players, seats):
+        s = self.app.screen
+        return (s.n == players) if row == 0 else (s.seats[row - 1] == seats[row - 1])
 
     def open_item(self, item):
         """From the menu, the item the menu shows as `item`, then OK."""
         yield from self.to_menu()
         for _ in range(12):
-            scr = self.app.screen
-            if scr.items[scr.cur] == item:
+            if self._on(item):
                 break
-            scr = None
             yield from self.tap("NEXT")
-        scr = None
-        if self.app.screen.items[self.app.screen.cur] != item:
+        if not self._on(item):
             raise Stuck("the menu has no item %s" % item)
         yield from self.tap("OK")
 
