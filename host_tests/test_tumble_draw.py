@@ -120,8 +120,14 @@ def test_setup_cursor_frames_are_full_frames():
         seen, cls, orig = _watch(r)
         try:
             rnd = Seeded(13)
-            for _ in range(120):
+            for i in range(120):
                 b = rnd(1)[0]
+                if i % 4 == 3 and r.app.screen.cur == 0:
+                    # Two presses in one frame on PLAYERS: OK, then OK or NEXT.
+                    r.dev.pending.append(0x10 | ui_rig.OK)
+                    r.dev.pending.append(0x10 | (ui_rig.OK if b & 1 else ui_rig.NEXT))
+                    r.step(1)
+                    continue
                 k = (ui_rig.PREV, ui_rig.NEXT, ui_rig.NEXT, ui_rig.PREV, ui_rig.OK)[b % 5]
                 if k == ui_rig.OK and r.app.screen.cur == r.app.screen.start_row():
                     k = ui_rig.NEXT  # not START: the setup stays

@@ -227,8 +227,9 @@ class Setup(Screen):
         if not self._humans():
             self.seats[0] = 0
         self.cur = self.start_row()
-        self.shown = self.cur  # the cursor's row on the panel (draw: DIRTY_CURSOR)
-        self.moved = 0  # the first row the players' number moved (draw: DIRTY_PICK)
+        # draw(): DIRTY_CURSOR, the cursor's row on the panel; DIRTY_PICK, the first
+        # row the players' number moved (one name for both: no new qstr).
+        self.shown = self.cur
 
     def _humans(self):
         h = 0
@@ -248,6 +249,7 @@ class Setup(Screen):
         app = self.app
         c = self.cur
         last = self.start_row()
+        m = 0
         if k == NEXT:
             self.cur = c + 1 if c < last else 0
         elif k == PREV:
@@ -264,10 +266,10 @@ class Setup(Screen):
                 self.n = n = was + 1 if was < self.hi else self.lo
                 # The rows from the first seat added or taken away move (the
                 # seats above keep theirs): draw() redraws those and PLAYERS.
-                self.moved = R_SEAT + (was if was < n else n)
+                m = R_SEAT + (was if was < n else n)
                 if not self._humans():
                     self.seats[0] = 0
-                    self.moved = R_SEAT
+                    m = R_SEAT
                 self.cur = R_PLAYERS
             elif c == self.mode_row():
                 app.settings[S_SCHEDULE] ^= 1
@@ -292,10 +294,13 @@ class Setup(Screen):
         # The cursor moved or one row's value changed: draw() redraws the row the
         # cursor was on when the panel was last drawn and the one it is on now
         # (DIRTY_CURSOR); the players' number, PLAYERS and the rows that moved
-        # (DIRTY_PICK).
-        if not self.dirty:
-            self.shown = c
-        self.dirty = mark(self.dirty, DIRTY_PICK if k == OK and c == R_PLAYERS else DIRTY_CURSOR)
+        # (DIRTY_PICK; two presses in a frame: from the first row either moved).
+        d = self.dirty
+        if not d:
+            self.shown = m or c
+        elif m and d == DIRTY_PICK:
+            self.shown = min(self.shown, m)
+        self.dirty = mark(d, DIRTY_PICK if m else DIRTY_CURSOR)
 
     def _start(self):
         """Keep this setup (offered again next time), then start (see app._go())."""
@@ -320,7 +325,7 @@ class Setup(Screen):
         # a full draw: README "Frame time on the device").
         d = self.dirty
         was = self.shown if d == DIRTY_CURSOR else -1
-        moved = self.moved if d == DIRTY_PICK else 0
+        moved = self.shown if d == DIRTY_PICK else 0
         if was >= 0:
             fb.fill_rect(0, 9 + 7 * was, 128, 7, 0)
             fb.fill_rect(0, 9 + 7 * c, 128, 7, 0)
