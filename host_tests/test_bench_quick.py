@@ -66,12 +66,6 @@ OPEN = {
     "heap32_cpu1": 70656 + 2048,
     "heap32_cpu2": 72704 + 2048,
     "heap32_worst": 72704 + 2048,
-    # Frenzy's TAKE opens with the best selection marked, TAKE enabled (issue 18's
-    # presses): a cursor move between a die and an enabled TAKE sends page 3 (the
-    # caret) and pages 6-7 (TAKE's inverted label from y 55), as such a move did
-    # before once a selection scored; the bench's take view had TAKE disabled then
-    # (nothing marked: its underline, page 7 only). 406 B, 9.1 ms at 400 kHz.
-    "pages_fz_take_cursor": 3,
 }
 
 FRAME_GOALS = ("alloc_idle_menu", "alloc_menu_cursor", "alloc_su_tumble",

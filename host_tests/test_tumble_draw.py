@@ -111,21 +111,28 @@ def test_frenzy_tumble_frames_are_full_frames():
 
 def test_setup_cursor_frames_are_full_frames():
     # The setup's rows: PREV/NEXT (and OK now and then: the players' row changes the
-    # rows below it) compared with a full redraw after every frame.
-    r = ui_rig.Rig("tumble0", seed=2, sim=False)
-    r.wait(1500)
-    ui_rig.setup_game(r, "FARKLE FRENZY", 4, press=False)
-    assert r.screen == "setup"
-    seen, cls, orig = _watch(r)
-    try:
-        rnd = Seeded(13)
-        for _ in range(120):
-            b = rnd(1)[0]
-            k = (ui_rig.PREV, ui_rig.NEXT, ui_rig.NEXT, ui_rig.PREV, ui_rig.OK)[b % 5]
-            if k == ui_rig.OK and r.app.screen.cur == r.app.screen.start_row():
-                k = ui_rig.NEXT  # not START: the setup stays
-            r.press(k, 1 + (b >> 7))
-            assert r.screen == "setup"
-    finally:
-        cls.draw = orig
-    assert seen[1] > 50, seen
+    # rows below it) compared with a full redraw after every frame, in both games.
+    for seed, title in ((2, "FARKLE FRENZY"), (4, "SHAKE UP")):
+        r = ui_rig.Rig("tumble0", seed=seed, sim=False)
+        r.wait(1500)
+        ui_rig.setup_game(r, title, 4, press=False)
+        assert r.screen == "setup"
+        seen, cls, orig = _watch(r)
+        try:
+            rnd = Seeded(13)
+            for i in range(120):
+                b = rnd(1)[0]
+                if i % 4 == 3 and r.app.screen.cur == 0:
+                    # Two presses in one frame on PLAYERS: OK, then OK or NEXT.
+                    r.dev.pending.append(0x10 | ui_rig.OK)
+                    r.dev.pending.append(0x10 | (ui_rig.OK if b & 1 else ui_rig.NEXT))
+                    r.step(1)
+                    continue
+                k = (ui_rig.PREV, ui_rig.NEXT, ui_rig.NEXT, ui_rig.PREV, ui_rig.OK)[b % 5]
+                if k == ui_rig.OK and r.app.screen.cur == r.app.screen.start_row():
+                    k = ui_rig.NEXT  # not START: the setup stays
+                r.press(k, 1 + (b >> 7))
+                assert r.screen == "setup"
+        finally:
+            cls.draw = orig
+        assert seen[1] > 50, (title, seen)  # cursor moves compared

@@ -62,13 +62,13 @@ def test_frenzy_take_not_possible_stays_legible():
     assert bytes(s.items[:s.nitems]) == bytes((0, 1, 2, 3, fs.IT_COMMON, fs.IT_TAKE))
     ui_rig.select(r, ())  # nothing chosen
     assert s.mask == 0
-    assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
+    assert _text_intact(r.frame(), "TAKE", 1, 58, gfx.SMALL)  # the choices row, y 57
     assert s.t_info == "OK: PICK SCORING DICE", s.t_info
     # A selection that does not score (one 2 of three): TAKE still reads, the line
     # says why it cannot.
     ui_rig.select(r, (0,))
     assert s.mask == 1
-    assert _text_intact(r.frame(), "TAKE", 1, 56, gfx.MEDIUM)
+    assert _text_intact(r.frame(), "TAKE", 1, 58, gfx.SMALL)  # the choices row, y 57
     assert s.t_info == "NOT ALL OF THESE SCORE", s.t_info
     # The 5 alone scores: TAKE can be pressed.
     ui_rig.select(r, (1,))

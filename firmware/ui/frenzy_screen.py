@@ -41,7 +41,9 @@ allocates nothing. 128x64 layout of the play view:
         selection's points, the riser (5 steps, filled as dice go on it); 3 rows
         below the caret, which read as one glyph with the digit under it (a "Ô")
   y 48  one info line: the odds hint ("FARKLE RISK 8%") or what to do
-  y 55  the choices: TAKE / ROLL / STOP (inverted = cursor; no box = not possible)
+  y 57  the choices: TAKE / ROLL / STOP (inverted = cursor; underlined = not possible),
+        in the small font, inside the last display page: a cursor move between a die
+        and TAKE sends 2 pages (the caret's and this one), not 3
 """
 from core.dice import TWOX, WILD
 from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, FARKLED, GOAL, LOCKSTEP, PH_COMMON, PH_DECIDE, \
@@ -113,7 +115,7 @@ _WIN_T0 = const(49)  # when the winner was shown (4 bytes; past the ui bytes)
 _DX = const(19)   # dice pitch
 _CX = const(106)  # Common Die x
 _DY = const(9)    # dice row y
-_BY = const(55)   # buttons row y
+_BY = const(57)   # buttons row y: label rows 57-63, page 7 alone
 _UNKNOWN = const(9)  # gfx.die draws "?"
 
 # Farkle risk (%, rounded) of the roller's first roll of n dice while the WILD is
@@ -771,7 +773,7 @@ class FrenzyScreen(Screen):
             gfx.center(fb, self.t_line1, 16, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line2, 28, 1, gfx.MEDIUM)
             gfx.text(fb, self.t_line3, 4, 41, 1, gfx.MEDIUM)
-            x = 30
+            x = 40  # NO and YES about the middle
             for i in range(2):
                 x = _button(fb, "NO" if self.items[i] == IT_NO else "YES", x, i == self.cur)
                 x += 16
@@ -907,7 +909,7 @@ class FrenzyScreen(Screen):
                 gfx.right(fb, "< >: SCORES", 128, 48)
         if ph == PH_WILD:
             _button(fb, "SURE?" if self.wask else "SET WILD", 0, True)
-            gfx.right(fb, "< >", 128, _BY + 2)
+            gfx.right(fb, "< >", 128, _BY + 1)
             return
         x = 0
         for i in range(self.nitems):
@@ -920,7 +922,7 @@ class FrenzyScreen(Screen):
             elif it == IT_STOP:
                 x = _button(fb, "STOP", x, cur)
         if self.rolling and not tumbling and not app.sensor_missing:
-            gfx.right(fb, "OR SHAKE", 128, _BY + 2)
+            gfx.right(fb, "OR SHAKE", 128, _BY + 1)
 
 
 def _button(fb, s, x, cursor, enabled=True):
@@ -928,15 +930,15 @@ def _button(fb, s, x, cursor, enabled=True):
     (TAKE with a selection that does not score): the text stays whole (dithering it
     garbled "TAKE" into "YA !(") over a dotted line, a solid one under the cursor;
     the info line says what is missing."""
-    w = gfx.width(s, gfx.MEDIUM) + 2
+    w = gfx.width(s) + 2
     if cursor and enabled:
-        gfx.label(fb, s, x, _BY, gfx.MEDIUM)
+        gfx.label(fb, s, x, _BY)
         return x + w + 5
-    gfx.text(fb, s, x + 1, _BY + 1, 1, gfx.MEDIUM)
+    gfx.text(fb, s, x + 1, _BY + 1)
     if not enabled:
         if cursor:
-            fb.hline(x, _BY + 8, w, 1)
+            fb.hline(x, _BY + 6, w, 1)
         else:
             for xx in range(x, x + w, 2):
-                fb.pixel(xx, _BY + 8, 1)
+                fb.pixel(xx, _BY + 6, 1)
     return x + w + 5
