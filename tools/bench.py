@@ -250,14 +250,14 @@ class Bench:
         layout), so the search is the same every time: the last figure (HINTS) is
         checked first (two runs when nothing changed), else bisected upwards of the
         heap in use that a run without a budget saw (a lower bound)."""
-        names, seen = self.names(binary, path, seed, data)
-        low = LO
         if preload:
-            names = 0  # a frozen build's names are in flash
-            # The heap in use of a run that loads its code is no lower bound here (the
-            # code lies outside the budget): the search starts low.
-            seen = 0
-            low = LO_FROZEN
+            # A frozen build's names are in flash, and the heap in use of a run that
+            # loads its code is no lower bound here (the code lies outside the budget):
+            # no probe run, the search starts low.
+            names, seen, low = 0, 0, LO_FROZEN
+        else:
+            names, seen = self.names(binary, path, seed, data)
+            low = LO
         key = "%s %s %d %d" % ("64" if binary == self.mp else "32", path, seed, preload)
 
         def ok(b):
