@@ -1,16 +1,18 @@
 # portable: runs under MicroPython too
 """A tumble's frames after its first redraw only the tumbling dice (app.step marks
 them dirty == DIRTY_DICE; the game screens' draw() then draws over the last frame),
-and a cursor move only the cursor's rows (the screen marks it dirty == DIRTY_CURSOR):
-each such frame must be the frame a full draw() makes. Random buttons and shakes in
-both games, every tumbling frame and every partly redrawn one compared with a full
-redraw (README "Frame time on the device")."""
+a cursor move only the cursor's rows (the screen marks it dirty == DIRTY_CURSOR), and
+Shake Up's OK on a message over the board (INFO) back to the board only the lines below
+the pyramid (DIRTY_PICK): each such frame must be the frame a full draw() makes. Random
+buttons and shakes in both games, every tumbling frame and every partly redrawn one
+compared with a full redraw (README "Frame time on the device")."""
 import ui_rig
 from core.seeded import Seeded
 from ui.screens import DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL
 from test_ui_frenzy import start_game
 from test_ui_frenzy_mash import steer_take
 from ui import frenzy_screen as fs
+from ui.shakeup_screen import BOARD
 
 # PRESS of PREV / NEXT / OK, a shake (mostly), a pause.
 _MIX = b"\x02\x02\x01\x00\x04\x04\x04\x04\x05"
@@ -25,8 +27,11 @@ def _watch(r):
     d = app.display
     show0 = d.show
     keep = bytearray(len(d.buf))
-    seen = [0, 0, 0, 0]  # frames drawn over the last one: tumbling, cursor, tumble starts, picks
-    part = [False]  # this frame's draw() was over the last frame
+    # Frames drawn over the last one: tumbling, cursor, tumble starts, picks, and of
+    # the picks Shake Up's INFO closed back to its BOARD.
+    seen = [0, 0, 0, 0, 0]
+    # This frame's draw() was over the last frame; it was Shake Up's board after INFO.
+    part = [False, False]
     orig = cls.draw
 
     def draw(self, fb):
@@ -35,12 +40,16 @@ def _watch(r):
         for i, code in enumerate((DIRTY_DICE, DIRTY_CURSOR, DIRTY_ROLL, DIRTY_PICK)):
             if d is not True and d == code:
                 seen[i] += 1
+        part[1] = d is not True and d == DIRTY_PICK and self.NAME == "shakeup" and \
+            self.view == BOARD
         return orig(self, fb)
 
     def show():
         scr = app.screen
         if (app.tumbling or part[0]) and app.notice is None and type(scr) is cls:
             part[0] = False
+            if part[1]:
+                seen[4] += 1
             keep[:] = d.buf
             d.fb.fill(0)
             orig(scr, d.fb)
@@ -86,6 +95,19 @@ def test_shakeup_tumble_frames_are_full_frames():
     assert r.screen == "shakeup"
     n = _mash(r, 11, 300)
     assert n[0] > 100 and n[1] > 10 and n[2] > 30 and n[3] > 10, n  # partial frames compared
+
+
+def test_shakeup_info_to_board_frames_are_full_frames():
+    # You against two CPUs: OK on your move's message (INFO) hands the board to a CPU
+    # (among humans the next turn's pass screen tells it instead), and a CPU's own
+    # INFO closes by itself: the board's lines alone are redrawn (DIRTY_PICK). Most
+    # of these frames carry a CPU's notice (not compared): 5 of 600 events here.
+    r = ui_rig.Rig("tumble3", seed=3, sim=False)
+    r.wait(1500)
+    ui_rig.setup_game(r, "SHAKE UP", 3, (0, 1, 1))
+    assert r.screen == "shakeup"
+    n = _mash(r, 11, 600)
+    assert n[4] >= 3 and n[0] > 100, n  # INFO -> BOARD frames compared
 
 
 def _take(r, pick):

@@ -85,8 +85,9 @@ DIRTY_CURSOR = const(3)
 # Screen.dirty: OK started a tumble (app.start_roll): over the last frame, the dice
 # and what a tumble hides or shows.
 DIRTY_ROLL = const(4)
-# Screen.dirty: a pick (Frenzy's OK on a die) changed the dice row and the lines
-# below it, not the header nor the running total (fb holds the last frame).
+# Screen.dirty: a pick (OK on a die) changed the dice row and the lines below it, not
+# the header nor Frenzy's running total; Shake Up's INFO closed to its BOARD, the
+# lines below the pyramid (fb holds the last frame).
 DIRTY_PICK = const(5)
 COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
 

@@ -330,7 +330,12 @@ class ShakeUpScreen(Screen):
 
     def close_view(self):
         """OK on a message: on to whatever the game asks for next."""
+        d = self.dirty
+        was = self.view
         self._refresh(1)
+        if was == INFO and self.view == BOARD:
+            # The same pyramid and header: draw() redraws the lines below it alone.
+            self.dirty = mark(d, DIRTY_PICK)
         self.app.hand_to(self.game.player)
 
     def update(self, q):
@@ -424,14 +429,15 @@ class ShakeUpScreen(Screen):
         # On the board (MOVE, PENALTY: PREV/NEXT over the choices), the box the
         # cursor leaves and the choice's line are erased, the board stays.
         # DIRTY_PICK (OK on a die): the dice too (a die drawn over itself is
-        # the same pixels).
+        # the same pixels); on the board (close_view: INFO to BOARD), the lines
+        # below the pyramid alone.
         cursor = self.dirty == DIRTY_CURSOR
-        picked = self.dirty == DIRTY_PICK and v == DICE
+        picked = self.dirty == DIRTY_PICK
         moved = (cursor and v == DICE) or picked
         boxed = cursor and (v == MOVE or v == PENALTY)
         if moved:
-            fb.fill_rect(0, 32, 128, 16, 0)
-        elif (cursor or self.dirty == DIRTY_PICK) and not boxed:
+            fb.fill_rect(0, 32 if v == DICE else 48, 128, 16, 0)
+        elif cursor and not boxed:
             fb.fill(0)
         if v == DICE or (tumbling and v == BOARD):
             all_tumble = v == BOARD
@@ -508,6 +514,8 @@ class ShakeUpScreen(Screen):
                 gfx.die(fb, 12 + 29 * i, 0, g.dice[i])
             gfx.banner(fb, self.banner, 20)
             y = 34
+        elif picked:
+            y = 50  # the board's lines (DIRTY_PICK)
         else:
             # The pyramid: a column per seat, a row per level.
             n = g.players
