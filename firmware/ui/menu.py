@@ -8,7 +8,8 @@ from core.games import FEWEST, FRENZY, GAMES_TABLE, KIND, MOST, SHAKEUP, TITLE
 from store import S_SCHEDULE, S_SETUP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, INITIALS, NEXT, OK, PREV, Screen, key, mark
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_PICK, INITIALS, NEXT, OK, PREV, Screen, key, \
+    mark
 from ui.sounds import NOPE
 
 try:
@@ -226,7 +227,9 @@ class Setup(Screen):
         if not self._humans():
             self.seats[0] = 0
         self.cur = self.start_row()
-        self.shown = self.cur  # the cursor's row on the panel (draw: DIRTY_CURSOR)
+        # draw(): DIRTY_CURSOR, the cursor's row on the panel; DIRTY_PICK, the first
+        # row the players' number moved (one name for both: no new qstr).
+        self.shown = self.cur
 
     def _humans(self):
         h = 0
@@ -246,6 +249,7 @@ class Setup(Screen):
         app = self.app
         c = self.cur
         last = self.start_row()
+        m = 0
         if k == NEXT:
             self.cur = c + 1 if c < last else 0
         elif k == PREV:
@@ -258,7 +262,11 @@ class Setup(Screen):
                 self._start()
                 return
             if c == R_PLAYERS:
-                self.n = self.n + 1 if self.n < self.hi else self.lo
+                was = self.n
+                # A seat added: the rows from it move; back to the fewest (where
+                # seat 1 may turn HUMAN): every seat's row.
+                m = R_SEAT + was if was < self.hi else R_SEAT
+                self.n = was + 1 if was < self.hi else self.lo
                 if not self._humans():
                     self.seats[0] = 0
                 self.cur = R_PLAYERS
@@ -284,10 +292,14 @@ class Setup(Screen):
         app.play_select()
         # The cursor moved or one row's value changed: draw() redraws the row the
         # cursor was on when the panel was last drawn and the one it is on now
-        # (DIRTY_CURSOR); the players' number changes the rows below it: all.
-        if not self.dirty:
-            self.shown = c
-        self.dirty = True if k == OK and c == R_PLAYERS else mark(self.dirty, DIRTY_CURSOR)
+        # (DIRTY_CURSOR); the players' number, PLAYERS and the rows from the first
+        # that moved (DIRTY_PICK; two presses in a frame: every seat's row).
+        d = self.dirty
+        if not d:
+            self.shown = m or c
+        elif m:
+            self.shown = R_SEAT
+        self.dirty = mark(d, DIRTY_PICK if m else DIRTY_CURSOR)
 
     def _start(self):
         """Keep this setup (offered again next time), then start (see app._go())."""
@@ -307,17 +319,25 @@ class Setup(Screen):
         last = self.start_row()
         # DIRTY_CURSOR (on_key): over the last frame, the row the cursor was on and
         # the one it is on are erased and drawn again, and the hint's line.
-        was = self.shown if self.dirty == DIRTY_CURSOR else -1
+        # DIRTY_PICK (OK on PLAYERS, the cursor stays there): that row, and the rows
+        # from the first that moved down to the hint's line (about half the text of
+        # a full draw: README "Frame time on the device").
+        d = self.dirty
+        was = self.shown if d == DIRTY_CURSOR else -1
+        moved = self.shown if d == DIRTY_PICK else 0
         if was >= 0:
             fb.fill_rect(0, 9 + 7 * was, 128, 7, 0)
             fb.fill_rect(0, 9 + 7 * c, 128, 7, 0)
             fb.fill_rect(0, 58, 128, 6, 0)
+        elif moved:
+            fb.fill_rect(0, 9, 128, 7, 0)
+            fb.fill_rect(0, 9 + 7 * moved, 128, 49 - 7 * moved, 0)
         else:
             gfx.banner(fb, self.title, 0, gfx.SMALL)
         y = 3
         for r in range(last + 1):
             y += 7
-            if was >= 0 and r != was and r != c:
+            if was >= 0 and r != was and r != c or R_PLAYERS < r < moved:
                 continue
             if r == R_PLAYERS:
                 name = "PLAYERS"
@@ -341,7 +361,7 @@ class Setup(Screen):
                 gfx.label(fb, val, x - 1, y - 1)
             else:
                 gfx.text(fb, val, x, y)
-        if c != last:
+        if c != last and not moved:
             gfx.right(fb, "OK: CHANGE", 127, 58)
 
 
