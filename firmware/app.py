@@ -95,8 +95,9 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room", "store_check")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
-# logged a watchdog reset; store_check checked the settings and stats read).
-_BOOT_MODULES = ("hal.wiring", "crashlog", "store_check")
+# logged a watchdog reset; store_check checked the settings and stats read; guard
+# read the restart marks: watch keeps what the run needs of them).
+_BOOT_MODULES = ("hal.wiring", "crashlog", "store_check", "guard")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "ui.shakeup_cpu", "ui.frenzy_cpu", "core.cpu_shakeup",
                 "core.cpu_frenzy", "core.data")
@@ -491,8 +492,8 @@ class App:
         """The frame loop, for ever; wdt: the watchdog main.py armed before a
         resume (else armed here)."""
         if wdt is None:
-            from guard import watchdog
-            wdt = watchdog()
+            from watch import arm
+            wdt = arm()
         t = ticks_ms()
         if self.power is not None:
             # Idle time counts from boot, not from the clock's zero (a host's ticks

@@ -8,47 +8,42 @@ is logged:
     try:
         import board                  # the profile, installed as board.py
         app = App(board, guard.ROOT)
-        if resume: wdt = guard.watchdog(), app.resume()
+        if resume: wdt = watch.arm(), app.resume()
         app.run(wdt)
     except Exception as e:
-        guard_fail.failed(e, app_display_or_None, board_or_None, app_was_made)
+        guard_fail.failed(e, app_display_or_None, board_or_None, app_was_made, root, wait)
+
+This module is boot- and crash-time code: main.py lets go of it once the boot is done,
+the app forgets it with the boot's other modules (app._BOOT_MODULES), and a crash loads
+it again (guard_fail). What the run needs of it stays in `watch` (resident, small): the
+boot's count of quick restarts and its time, and the watchdog's feed.
 
 guard_fail.crashed() writes the traceback to `crash.log` (crashlog; the previous one
 becomes `crash.old`), marks the restart in `restart.dat` (mark_restart() here), shows a
 short screen with an error code (a hash of the traceback, so the same bug gives the
-same code) and resets the board: that code is loaded only when something crashed, so
-what stays resident here is the boot's marks and the watchdog. `boot()` reads and
-removes the mark: after a crash, a watchdog reset or a wake from deep sleep the app
-resumes the saved game. A game that crashes again within
-30 s of each of MAX_TRIES resumes comes up in the menu instead, so a bad save cannot
-trap the device in a restart loop; after GIVE_UP quick crashes in a row it stops
-resetting and leaves the REPL to mpremote.
+same code) and resets the board. `boot()` reads and removes the mark: after a crash, a
+watchdog reset or a wake from deep sleep the app resumes the saved game. A game that
+crashes again within 30 s of each of MAX_TRIES resumes comes up in the menu instead, so
+a bad save cannot trap the device in a restart loop; after GIVE_UP quick crashes in a
+row it stops resetting and leaves the REPL to mpremote.
 
 A watchdog reset counts as a crash (logged as one): boot() keeps the count in
-`watch.dat` while the app runs its first 30 s (the watchdog's feed removes it then),
-so a save that hangs the loop resumes MAX_TRIES times, then the menu comes up. The
-watchdog is armed before a resume, so a hang while resuming resets too.
+`watch.dat` while the app runs its first 30 s (the watchdog's feed, watch.Fed, removes
+it then), so a save that hangs the loop resumes MAX_TRIES times, then the menu comes
+up. The watchdog is armed before a resume, so a hang while resuming resets too.
 A failure before the app runs (the profile, the display) is retried once, then the
 device stops with the REPL reachable (no watchdog armed); with no display the buzzer
 sounds three long beeps, and the log says what was looked for on the bus and what
 answered (guard_fail.py: loaded only then).
 """
+import watch
+from watch import QUICK_MS, ticks_diff, ticks_ms
+
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
-
-try:
-    from time import ticks_diff, ticks_ms
-except ImportError:  # CPython
-    import time as _t
-
-    def ticks_ms():
-        return int(_t.monotonic() * 1000)
-
-    def ticks_diff(a, b):
-        return a - b
 
 MARK = "restart.dat"
 WATCH = "watch.dat"
@@ -56,13 +51,9 @@ ROOT = "/"          # where the files are (tests point it elsewhere)
 WAIT_MS = 2500      # how long the restarting screen stays
 MAX_TRIES = const(3)
 GIVE_UP = const(6)
-_WDT_MS = const(8000)
-_QUICK_MS = const(30000)     # a crash this soon after boot counts as a repeat
 
-_boot_count = 0   # boot(): the restart mark's count (quick repeats), for mark_restart()
-_boot_ms = 0      # boot(): when it ran
-_watch = None     # boot(): the root whose watch.dat waits for the quick window to pass
 _stopped = False  # boot(): the last boot gave up, and its armed watchdog reset the board
+
 
 def _path(root, name):
     if not root:
@@ -115,8 +106,7 @@ def _write_mark(root, name, n):
 
 def boot(root="/"):
     """Call once at start-up. True when the app should go straight to Continue."""
-    global _boot_count, _boot_ms, _watch
-    _boot_ms = ticks_ms()
+    watch.since = ticks_ms()
     n = _read_mark(root)
     if n:
         _remove(root, MARK)
@@ -127,13 +117,13 @@ def boot(root="/"):
         n = max(n, _read_mark(root, WATCH)) + 1
         from crashlog import crash_log  # (loaded only for it, and forgotten after the boot)
         crash_log(root, RuntimeError("watchdog reset: the app stopped feeding it"))
-    _boot_count = n
-    _watch = None
+    watch.count = n
+    watch.pending = None
     _remove(root, WATCH)
     if n:
         if n <= MAX_TRIES or cause == 1:  # resuming, or hung again: keep counting
             _write_mark(root, WATCH, n)  # a watchdog reset in the next 30 s counts on
-            _watch = root
+            watch.pending = _path(root, WATCH)
         return n <= MAX_TRIES
     return cause == 2
 
@@ -141,37 +131,11 @@ def boot(root="/"):
 def mark_restart(root="/"):
     """Record that the next boot follows a crash (counting quick repeats)."""
     n = 1
-    c = _boot_count
-    if c and ticks_diff(ticks_ms(), _boot_ms) < _QUICK_MS:
+    c = watch.count
+    if c and ticks_diff(ticks_ms(), watch.since) < QUICK_MS:
         n = c + 1
     _write_mark(root, MARK, n)
     return n
-
-
-class _Watchdog:
-    """The machine.WDT, fed by the app's loop; once the app has run past the quick
-    window, the watch mark goes (a later watchdog reset counts from 1 again)."""
-
-    def __init__(self, wdt):
-        self.wdt = wdt
-
-    def feed(self):
-        self.wdt.feed()
-        global _watch
-        if _watch is not None and ticks_diff(ticks_ms(), _boot_ms) >= _QUICK_MS:
-            _remove(_watch, WATCH)
-            _watch = None
-
-
-def watchdog():
-    """Arm the watchdog (8 s); None where there is none. Once armed it cannot be
-    stopped: a device that gives up (REPL) must not have armed it."""
-    try:
-        from machine import WDT
-        w = WDT(timeout=_WDT_MS)
-    except (ImportError, AttributeError, ValueError, OSError):
-        return None
-    return _Watchdog(w) if _watch is not None else w
 
 
 def stay_stopped():

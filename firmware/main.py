@@ -5,20 +5,25 @@ reset or a wake from deep sleep, guard.boot() says to go straight back into the 
 game (Continue), with the watchdog armed first. An uncaught exception is logged
 (crash.log), a short "restarting" screen shows an error code (with no display the
 buzzer beeps), and the board resets; a start that keeps failing stops at the REPL
-(guard_fail.failed).
+(guard_fail.failed). The guard is boot-time code: its name goes once the boot is done
+(the app forgets the module; a crash loads it again), what the run needs is in watch.
 """
 import guard
 
 resume = guard.boot(guard.ROOT)
+root = guard.ROOT
+wait = guard.WAIT_MS
 app = board = None
 try:
     guard.stay_stopped()
+    guard = None
     import board
     from app import App
-    app = App(board, guard.ROOT)
+    app = App(board, root)
     wdt = None
     if resume and app.store.has_game():
-        wdt = guard.watchdog()  # before the resume: a hang in it resets too
+        from watch import arm
+        wdt = arm()  # before the resume: a hang in it resets too
         app.resume()
     app.run(wdt)
 except Exception as e:  # KeyboardInterrupt (Ctrl-C at the REPL) is not caught
@@ -26,4 +31,4 @@ except Exception as e:  # KeyboardInterrupt (Ctrl-C at the REPL) is not caught
     made = app is not None
     app = None  # the game's heap goes back before the crash is logged (MemoryError)
     from guard_fail import failed
-    failed(e, d, board, made)
+    failed(e, d, board, made, root, wait)

@@ -9,7 +9,7 @@ Layers, imports going one way:
   port's os.
 - ui (ui/): screens; imports ui, core, store's codes (settings indices) and hal.events'
   codes (the event bytes are its input), those two only as codes.
-- app (app.py, main.py, boot.py, guard.py, power*.py): imports any of them, and the
+- app (app.py, main.py, boot.py, guard*.py, watch.py, power*.py): imports any of them, and the
   board profile.
 
 No cycles. A `from M import NAME` that takes only consts of M is a compile-time code

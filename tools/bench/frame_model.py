@@ -19,7 +19,8 @@
 Scenes (frametime.py): idle (nothing sent), redraw (a key's effect on the same screen:
 cursor, live score, a CPU's step; fewer than 5 of the 8 display pages sent), tumble,
 screen change, new view (the same screen object shows another view, 5 pages or more:
-a result, a Farkle, the scores; to the player a screen change, with its goal), start
+a result, a Farkle, the scores, a tumble's first frame from another view; to the player
+a screen change, with its goal), start
 (menu -> a game: a new game or a Continue), feedback (the frame that shows a start's
 key press before its work), save (a frame that wrote the store: reported apart, the
 flash's time is not modelled).

@@ -28,8 +28,8 @@ its run delay, read before and after; 0 where there is none); PACE_US: the pace 
 5 feedback (a start's frame until its first frame was sent: the key press shown before
 the work; printed before the start's own line), 6 a store write (a decision saved),
 7 new view (the same screen object shows another view: NEW_VIEW_PAGES or more of the 8
-display pages sent, e.g. a result, a Farkle, a score sheet: to the player a screen
-change).
+display pages sent, e.g. a result, a Farkle, a score sheet, or a tumble's first frame
+where the dice replace another view: to the player a screen change).
 GROUP: 0 menu screens, 1 Shake Up, 2 Farkle Frenzy.
 """
 import gc
@@ -156,10 +156,10 @@ class Timer:
             scene = 4 if g0 == 0 and g1 else 3
         elif app.store.writes != sw:
             scene = 6
+        elif nb and bus.pages - p0 >= NEW_VIEW_PAGES and not was:
+            scene = 7  # (a tumble's first frame too, where it replaces another view)
         elif was or app.tumbling:
             scene = 2
-        elif nb and bus.pages - p0 >= NEW_VIEW_PAGES:
-            scene = 7
         elif nb:
             scene = 1
         else:

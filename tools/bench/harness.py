@@ -441,6 +441,7 @@ class Session:
             self._mount()
         import guard
         guard.boot("/")
+        guard = None  # as main.py: boot-time code (the app forgets it)
         from app import App
         d = self.d
         d.app = App(self.board, fs_root="/", source=self.source)

@@ -281,8 +281,9 @@ class Runner:
         resume = False
         try:
             import guard
-            self.guard = guard
             resume = guard.boot(self.fs)
+            self.guard = True  # (not the module: as main.py, let go of it after the boot)
+            guard = None
         except ImportError:
             self.guard = None
         if self.seed:
