@@ -1,9 +1,9 @@
 """main.py's except, loaded only when the app or its start failed (with guard.py, which
 the app forgot after the boot).
 
-failed(exc, display, board, started, root, wait_ms): with no display to say it, the buzzer sounds
-ERROR_BEEPS long low beeps; then crashed() logs (crashlog), marks (guard), shows the
-restarting screen and resets. A start that failed (started False: the board profile's
+failed(exc, display, board, started, root, wait_ms): with no display to say it, the
+buzzer sounds ERROR_BEEPS long low beeps; then crashed() logs (crashlog), marks
+(guard), shows the restarting screen and resets. A start that failed (started False: the board profile's
 import, or App() - e.g. no display answered, whose error names the address looked for
 and what the bus scan found) is retried once, then the device stops with the REPL
 reachable (no watchdog was armed).
@@ -46,9 +46,10 @@ def error_beeps(board):
         pass
 
 
-def failed(exc, display, board, started, root="/", wait_ms=2500):
+def failed(exc, display, board, started, root, wait_ms):
     """An exception ended the app (started: App() was made) or its start; root and
-    wait_ms: main.py's guard.ROOT and guard.WAIT_MS (read at the boot: tests set them)."""
+    wait_ms: guard.ROOT and guard.WAIT_MS as main.py read them at the boot (tests set
+    them; the guard module loaded again for the crash has its own)."""
     if display is None and board is not None:
         error_beeps(board)  # nothing can be shown: say it with the buzzer
     crashed(exc, root, display, wait_ms, True, GIVE_UP if started else 1)

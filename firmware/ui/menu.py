@@ -8,8 +8,8 @@ from core.games import FEWEST, FRENZY, GAMES_TABLE, KIND, MOST, SHAKEUP, TITLE
 from store import S_SCHEDULE, S_SETUP
 from ui import gfx
 from ui.gfx import DIE_L
-from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_PICK, INITIALS, NEXT, OK, PREV, Screen, key, \
-    mark
+from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_PICK, INITIALS, NEXT, OK, PREV, \
+    Screen, key, mark
 from ui.sounds import NOPE
 
 try:
