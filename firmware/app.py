@@ -11,7 +11,9 @@ Screens and the services they use are described in ui/screens.py. A game's modul
 (its row in core.games lists them) are imported only when that game starts or is
 continued, and forgotten (forget()) when it is left; the menu level (ui.menu and the
 screens it opens) is forgotten when a game starts. gc.collect() runs at screen changes
-only.
+only: between the parts that _go() forgets and loads, and at the end of the frame that
+showed a new screen (show()). A decision's save (save()) is written at the end of its
+frame too: the frame is on the panel before the flash is touched.
 
 Shake to roll: while the screen says `rolling`, SHAKE_START starts the tumble (and the
 rattle); SHAKE_END ends it: the screen's roll() draws the values from the RNG and the
@@ -179,6 +181,9 @@ class App:
         self._notice_t = 0
         self._told_sensor = False
         self.unsaved = False  # the last save of the game failed (see save())
+        self._pending = None  # a decision's save, written at the frame's end (save())
+        self._finish = None  # a game's end, written after it (finish())
+        self._collect = False  # a screen changed: collect at the frame's end (show())
         self.level = 0
         self.power = Power(self.settings)
         self.battery = None
@@ -219,7 +224,7 @@ class App:
         self.screen = scr
         scr.enter()
         scr.dirty = True
-        gc.collect()
+        self._collect = True  # after the new screen's frame is sent (step())
 
     def menu(self):
         self.go = _MENU  # done by _go() once the caller's update() returned
@@ -280,15 +285,43 @@ class App:
         cpu.tick(scr, q)
 
     def save(self, kind, game, ui=b""):
+        """The decision's bytes now; written to the flash once this frame is on the
+        panel (step(): _write()), so the player never waits for the flash to see it."""
         b = 0  # the seats' codes in one byte (2 bits each, seat 0 lowest); 0: all human
         c = self.cpus
         for s in range(4):
             b |= c[s] << 2 * s
         head = bytes((self.holder + 1,)) if not b else bytes((self.holder + 1 | 0x80, b))
+        self._pending = None  # an earlier decision of this frame: freed before the copy
+        self._pending = (kind, game.to_bytes(), head + bytes(ui))
+
+    def saved(self):
+        """The saved game, (kind, blob, ui) as store.load_game() gives it, or None: a
+        save that waits for the frame's end counts (the menu shows it at once)."""
+        if self._finish is not None:
+            return None  # over: its save goes at the frame's end
+        p = self._pending
+        if p is None and self.store.has_game():
+            p = self.store.load_game()
+        return p
+
+    def _write(self):
+        """The pending save (save()), then the pending end (finish()), to the store;
+        before anything reads the store."""
+        p = self._pending
+        if p is not None:
+            self._pending = None
+            self._save(p)
+        p = self._finish
+        if p is not None:
+            self._finish = None
+            self.store.finish_game(p[0], p[1], p[2], p[3], self.cpus)
+
+    def _save(self, p):
         st = self.store
         had = st.problem
         try:
-            ok = st.save_game(kind, game.to_bytes(), head + bytes(ui))
+            ok = st.save_game(p[0], p[1], p[2])
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
             return
@@ -306,8 +339,9 @@ class App:
             self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
 
     def finish(self, kind, game, best_round=0, total=0):
-        # The stats counted and saved, the save cleared: resident code, nothing loaded.
-        self.store.finish_game(kind, game.winner, best_round, total, self.cpus)
+        """The game is over: the stats counted and saved, the save cleared (resident
+        code, nothing loaded), at the end of this frame as a save is (_write())."""
+        self._finish = (kind, game.winner, best_round, total)
 
     def _go(self, g=-1):
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or
@@ -332,6 +366,7 @@ class App:
             from ui.menu import show_menu  # the menu level: forgotten when a game starts
             show_menu(self)
             return
+        self._write()  # (a launch reads the save; the menu's CONTINUE takes saved())
         forget(("ui.menu",))
         forget(_MENU_SCREENS)
         gc.collect()
@@ -481,6 +516,14 @@ class App:
         bz = self.buzzer
         if bz is not None:
             bz.tick(now_ms)
+        # What a decision or a screen change leaves to do, once its frame is on the
+        # panel: the save's flash write, and the collection of the old screen's heap
+        # (README "Frame time on the device": the player sees the change first).
+        if self._pending is not None or self._finish is not None:
+            self._write()
+        if self._collect:
+            self._collect = False
+            gc.collect()
         if pw is not None:
             self.level = lv = pw.level(now_ms)
             pw.drive_display(self.display, lv, self.settings[S_CONTRAST])

@@ -94,14 +94,12 @@ class Menu(Screen):
         app.first = 0  # a game set up here starts with RED (a rematch moves it on)
         items = []
         self.cont = ("", "")
-        got = None
-        if app.store.has_game():
-            try:
-                got = app.store.load_game()
-                if got is not None:  # (a damaged save is set aside by the load)
-                    self.cont = saved(got[0], got[1])
-            except MemoryError:  # no room to read it here: CONTINUE says the rest
-                got = True
+        try:
+            got = app.saved()  # (a damaged save is set aside by the load: None)
+            if got is not None:
+                self.cont = saved(got[0], got[1])
+        except MemoryError:  # no room to read it here: CONTINUE says the rest
+            got = True
         if got is not None:
             items.append("CONTINUE")
         for row in GAMES_TABLE:
