@@ -19,7 +19,7 @@ help:
 	@echo "make test                        every test (CPython + MicroPython unix port)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
-	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge) into build/mp32"
+	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
 	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
 	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
@@ -52,6 +52,7 @@ cpu-report: $(STAMP)
 
 mp32: $(STAMP)
 	$(VPY) tools/mp32.py --print
+	$(VPY) tools/mp32.py --frame --print
 
 build: $(STAMP)
 	$(VPY) tools/build.py --board $(BOARD)

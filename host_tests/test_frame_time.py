@@ -49,7 +49,8 @@ STEADY = ["frame_menu_idle", "frame_menu_redraw"] + [
 
 @pytest.fixture(scope="module")
 def estimates():
-    binary = mp32.binary() or micropython_bin()  # CI=true: the 32-bit port is required
+    # CI=true: the 32-bit port is required; the frame model's build has the tools frozen
+    binary = mp32.binary(frame=True) or micropython_bin()
     if not os.path.exists(binary):
         pytest.skip("no MicroPython unix port")
     import build
@@ -84,3 +85,26 @@ def test_ratio_is_plausible(estimates):
     # The unix port on a PC runs pystone tens to a few hundred times as fast as an ESP32.
     got, ratio, table = estimates
     assert 20 < ratio < 1000, ratio
+
+
+def test_frame_build_keeps_the_tools_off_the_heap(tmp_path):
+    """The frame model's build (tools/mp32.py --frame) has the bench's tools frozen in:
+    they import with no tools folder on the path, and their code is not on the heap a
+    collection marks (the gauge's build, loading them from files, holds it there)."""
+    frame = mp32.binary(frame=True)
+    gauge = mp32.binary()
+    if frame is None or gauge is None:
+        pytest.skip("no 32-bit MicroPython unix port")
+    names = [n[:-3] for n in mp32.FROZEN_TOOLS]
+    code = ("import gc, sys\nsys.path.append(%r)\ngc.collect()\na = gc.mem_alloc()\n"
+            "import %s\ngc.collect()\nprint(gc.mem_alloc() - a)\n"
+            % (os.path.join(ROOT, "tools", "bench"), ", ".join(names)))
+    import subprocess
+    used = {}
+    for name, binary in (("frame", frame), ("gauge", gauge)):
+        p = subprocess.run([binary, "-X", "heapsize=1m", "-c", code], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stdout + p.stderr
+        used[name] = int(p.stdout.split()[-1])
+    # (the path is appended: in the frame build the frozen modules come first)
+    assert used["frame"] * 4 < used["gauge"], used

@@ -11,7 +11,9 @@ any tag, or an unpacked release) or a .tar.gz of one. The default is the project
 ../shared/toolchain/micropython-1.28.0-src.tar.gz beside the repository (from a git
 worktree: beside the main checkout, if not beside the worktree). A tarball is
 unpacked under build/mp32/src/; the objects and the binary go to build/mp32/obj/ (make's
-BUILD=), so a clone given as the source is not written to. The build runs again only
+BUILD=), so a clone given as the source is not written to. `--frame`: the frame model's
+build, the same port with tools/bench's harness frozen in (FROZEN_TOOLS), in
+build/mp32/obj-frame/. The build runs again only
 when the binary is missing or the source changed (build/mp32/stamp records which).
 
 binary(required) -> path of the binary, or None after one line on stderr saying why
@@ -41,6 +43,17 @@ STAMP = os.path.join(OUT, "stamp")
 MAKE_VARS = ("VARIANT=standard", "MICROPY_FORCE_32BIT=1", "MICROPY_PY_FFI=0",
              "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0", "MICROPY_SSL_MBEDTLS=0",
              "MICROPY_SSL_AXTLS=0", "FROZEN_MANIFEST=")
+
+
+# The frame model's tools (tools/bench/frame_model.py), frozen into a second build
+# (FRAME_BIN): their bytecode is then outside the heap, as on the device, where a
+# collection marks the firmware alone. Their objects (the pilot, the stand-ins) stay on it.
+FROZEN_TOOLS = ("harness.py", "pilot.py", "modes.py", "monkey.py", "xorshift.py",
+                "frametime.py")
+FRAME_OBJ = os.path.join(OUT, "obj-frame")
+FRAME_BIN = os.path.join(FRAME_OBJ, "micropython")
+FRAME_STAMP = os.path.join(OUT, "stamp-frame")
+TOOLS = os.path.join(ROOT, "tools", "bench")
 
 
 class Missing(Exception):
@@ -130,8 +143,33 @@ def _tree(src):
         os.path.join(dest, "py")) else dest
 
 
-def build(src, quiet=True):
-    """Build the binary from src; raises Missing with the reason."""
+def _frame_vars(tree):
+    """The frame build's make variables: the manifest of FROZEN_TOOLS, the tree's own
+    mpy-cross (built first, apart: the port's make would pass it this build's
+    variables), and an empty micropython-lib (the trimmed tree has none; the manifest
+    uses none)."""
+    xbuild = os.path.join(OUT, "mpy-cross")
+    p = subprocess.run(["make", "-C", os.path.join(tree, "mpy-cross"),
+                        "-j%d" % (os.cpu_count() or 2), "BUILD=" + xbuild],
+                       capture_output=True, text=True)
+    cross = os.path.join(xbuild, "mpy-cross")
+    if p.returncode != 0 or not os.path.exists(cross):
+        raise Missing("the tree's mpy-cross did not build (make exit %d)" % p.returncode)
+    lib = os.path.join(OUT, "no-lib")
+    os.makedirs(lib, exist_ok=True)
+    with open(os.path.join(lib, "README.md"), "w") as f:
+        f.write("Empty: the frame build's manifest (tools/mp32.py) uses no package.\n")
+    man = os.path.join(OUT, "frame_manifest.py")
+    with open(man, "w") as f:
+        f.write("# tools/mp32.py: the frame model's tools, frozen\n")
+        for name in FROZEN_TOOLS:
+            f.write("module(%r, base_path=%r)\n" % (name, TOOLS))
+    return ["FROZEN_MANIFEST=" + man, "MICROPY_MPYCROSS=" + cross, "MPY_LIB_DIR=" + lib]
+
+
+def build(src, quiet=True, frame=False):
+    """Build the binary from src (frame: the frame model's, FRAME_BIN); raises Missing
+    with the reason."""
     if not os.path.exists(src):
         raise Missing("no MicroPython source at %s (set MICROPY_SRC to a tree or .tar.gz)" % src)
     if not compiler_ok():
@@ -139,42 +177,57 @@ def build(src, quiet=True):
     tree = _tree(src)
     if not os.path.isfile(os.path.join(tree, "ports", "unix", "Makefile")):
         raise Missing("%s is not a MicroPython source tree (no ports/unix/Makefile)" % src)
-    shutil.rmtree(OBJ, ignore_errors=True)
+    obj, out = (FRAME_OBJ, FRAME_BIN) if frame else (OBJ, BIN)
+    shutil.rmtree(obj, ignore_errors=True)
     cmd = ["make", "-C", os.path.join(tree, "ports", "unix"), "-j%d" % (os.cpu_count() or 2),
-           "BUILD=" + OBJ] + list(MAKE_VARS)
+           "BUILD=" + obj] + list(MAKE_VARS)
+    if frame:
+        cmd = cmd[:-1] + _frame_vars(tree)  # (in place of FROZEN_MANIFEST=)
     p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0 or not os.path.exists(BIN):
+    if p.returncode != 0 or not os.path.exists(out):
         log = os.path.join(OUT, "build.log")
         with open(log, "w") as f:
             f.write(p.stdout + p.stderr)
         raise Missing("the 32-bit build failed (make exit %d; see %s)" % (
             p.returncode, os.path.relpath(log, ROOT)))
     if not quiet:
-        sys.stderr.write("mp32: built %s\n" % os.path.relpath(BIN, ROOT))
+        sys.stderr.write("mp32: built %s\n" % os.path.relpath(out, ROOT))
 
 
-def binary(required=None, src=None, quiet=True):
+def _tools_identity():
+    h = hashlib.sha256()
+    for name in FROZEN_TOOLS:
+        with open(os.path.join(TOOLS, name), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def binary(required=None, src=None, quiet=True, frame=False):
     """The 32-bit unix port's binary, built if missing or stale; or None (one line on
-    stderr). required (default: CI=true): raise SystemExit instead of returning None."""
+    stderr). required (default: CI=true): raise SystemExit instead of returning None.
+    frame: the frame model's build (FROZEN_TOOLS frozen), stale too when they change."""
     if required is None:
         required = in_ci()
     src = source(src)
+    path, stamp = (FRAME_BIN, FRAME_STAMP) if frame else (BIN, STAMP)
     try:
         ident = identity(src) if os.path.exists(src) else None
+        if ident is not None and frame:
+            ident += " " + _tools_identity()
         old = None
-        if os.path.exists(STAMP):
-            with open(STAMP) as f:
+        if os.path.exists(stamp):
+            with open(stamp) as f:
                 old = f.read().strip()
-        if os.path.exists(BIN) and (ident is None or old == ident):
-            return BIN  # cached (a binary without its source still measures)
+        if os.path.exists(path) and (ident is None or old == ident):
+            return path  # cached (a binary without its source still measures)
         if ident is None:
             raise Missing("no MicroPython source at %s (set MICROPY_SRC to a tree or "
                           ".tar.gz)" % src)
         os.makedirs(OUT, exist_ok=True)
-        build(src, quiet)
-        with open(STAMP, "w") as f:
+        build(src, quiet, frame)
+        with open(stamp, "w") as f:
             f.write(ident + "\n")
-        return BIN
+        return path
     except Missing as e:
         msg = "mp32: no 32-bit MicroPython: %s" % e
         if required:
@@ -188,8 +241,10 @@ def main(argv=None):
     ap.add_argument("--src", help="MicroPython source tree or .tar.gz (default: MICROPY_SRC, "
                     "else %s)" % os.path.relpath(DEFAULT_SRC, ROOT))
     ap.add_argument("--print", action="store_true", help="print the binary's path")
+    ap.add_argument("--frame", action="store_true",
+                    help="the frame model's build (tools/bench's harness frozen)")
     a = ap.parse_args(argv)
-    b = binary(src=a.src, quiet=False)
+    b = binary(src=a.src, quiet=False, frame=a.frame)
     if b is None:
         return 0
     if a.print:

@@ -2,6 +2,7 @@
 model (tools/bench/frame_model.py; tools/bench.py, host_tests/test_frame_time.py).
 
     micropython tools/bench/frametime.py ROOT LIB DATA PATH SEED [FRAMES [FS]]
+    build/mp32/obj-frame/micropython -m frametime ROOT LIB ...   (the tools frozen)
 
 First the reference loop: MicroPython's tests/perf_bench/misc_pystone.py (put into
 build/bench/perf_pystone.py by frame_model.prepare, from the shared source tree), run
@@ -15,14 +16,17 @@ every collection far dearer than on the device. Every App.step() from the menu o
 timed, with a collection before it outside the timing (the firmware's own collections
 stay inside), and printed after it:
 
-    R f SCENE GROUP US BYTES WRITES POLL_US DRAW_US WAIT_US PACE_US
+    R f SCENE GROUP US BYTES WRITES POLL_US DRAW_US WAIT_US PACE_US SHOWN_US SHOWN_WAIT
 
 BYTES: what the display sent (address and control bytes included); WRITES: its bus
 transactions; POLL_US: of US, the stand-in devices' poll; DRAW_US: the screen's draw()
 alone, timed once more after the frame (frames that sent something); WAIT_US: of US, the
 time the process waited for a CPU (another process ran: Linux's /proc/self/schedstat,
 its run delay, read before and after; 0 where there is none); PACE_US: the pace loop
-(below) timed just before the frame. SCENE: 0 idle
+(below) timed just before the frame; SHOWN_US: of US, the compute until the frame's
+last display.show() returned (its poll taken off: the moment the player sees it; what
+the firmware does after it, a save's write and a collection, delays only the next
+frame), US when it sent nothing; SHOWN_WAIT: of WAIT_US, the part before it. SCENE: 0 idle
 (nothing sent), 1 redraw (a key's effect on the same screen: cursor, live score),
 2 tumble, 3 screen change, 4 start (menu -> a game: a new game or a Continue),
 5 feedback (a start's frame until its first frame was sent: the key press shown before
@@ -35,7 +39,12 @@ GROUP: 0 menu screens, 1 Shake Up, 2 Farkle Frenzy.
 import gc
 import sys
 
+# The tools first, before paths() puts tools/bench ahead on sys.path: in the frame
+# model's build (tools/mp32.py --frame) they are frozen, and load from there.
+import monkey
+import pilot
 from harness import mkdir, out, paths, ticks_diff, ticks_us
+from modes import StandIn, StandInSim
 
 MENU_NAMES = ("splash", "menu", "setup", "settings", "howto", "stats", "screen")
 NEW_VIEW_PAGES = 5  # more than half of the display redrawn: a new view, not a redraw
@@ -75,7 +84,7 @@ class Waits:
             self.f = open("/proc/self/schedstat", "rb")
         except OSError:
             self.f = None
-        self.m = (bytearray(96), bytearray(96), bytearray(96))
+        self.m = (bytearray(96), bytearray(96), bytearray(96), bytearray(96))
 
     def mark(self, i):
         f = self.f
@@ -104,7 +113,7 @@ class Timer:
         self.tpoll = 0
         self.waits = Waits()
         self.keep = bytearray(len(app.display.buf))
-        self.first = -1
+        self.first = self.shown = -1
         self.first_bytes = self.first_writes = self.t0 = self.b0 = self.w0 = 0
 
 
@@ -118,14 +127,18 @@ class Timer:
 
     def show(self):
         """The display's show(): for a start, when its first frame went out (the
-        feedback: the key press shown before the work)."""
+        feedback: the key press shown before the work); for every frame, when its last
+        show() returned (SHOWN_US)."""
         if self.first >= 0:
-            return self.show0()
-        self.first = ticks_diff(ticks_us(), self.t0) - self.tpoll  # the compute before it
-        self.waits.mark(2)
-        n = self.show0()
-        self.first_bytes = self.bus.bytes - self.b0  # and what it sent
-        self.first_writes = self.bus.writes - self.w0
+            n = self.show0()
+        else:
+            self.first = ticks_diff(ticks_us(), self.t0) - self.tpoll  # the compute before it
+            self.waits.mark(2)
+            n = self.show0()
+            self.first_bytes = self.bus.bytes - self.b0  # and what it sent
+            self.first_writes = self.bus.writes - self.w0
+        self.shown = ticks_diff(ticks_us(), self.t0) - self.tpoll
+        self.waits.mark(3)
         return n
 
     def step(self, now):
@@ -140,7 +153,7 @@ class Timer:
         self.w0 = w0 = bus.writes
         sw = app.store.writes
         self.tpoll = 0
-        self.first = -1
+        self.first = self.shown = -1
         waits = self.waits
         self.t0 = t0 = ticks_us()
         waits.mark(0)  # inside the timing: the wait the frame took is within it
@@ -148,6 +161,10 @@ class Timer:
         waits.mark(1)
         dt = ticks_diff(ticks_us(), t0)
         w = waits.us(0, 1)
+        if self.shown >= 0:
+            shown, swait = self.shown, min(waits.us(0, 3), w)
+        else:
+            shown, swait = dt - self.tpoll, w
         after = app.screen
         nb = bus.bytes - b0
         g0 = self.group(scr)
@@ -185,8 +202,9 @@ class Timer:
             else:
                 first, fw = dt - tp, w
             out("f", 5, g0, first + tp, self.first_bytes, self.first_writes, tp, 0,
-                min(fw, first), pace)
-        out("f", scene, g1 or g0, dt, nb, bus.writes - w0, tp, draw, min(w, dt), pace)
+                min(fw, first), pace, first, min(fw, first))
+        out("f", scene, g1 or g0, dt, nb, bus.writes - w0, tp, draw, min(w, dt), pace,
+            shown, min(swait, shown))
 
 
 def pystone(perf_pystone):
@@ -252,13 +270,12 @@ def main(argv):
     paths(root, lib)
     import perf_pystone
     pystone(perf_pystone)  # first, on a fresh heap (as the published figures ran)
+    del sys.modules["perf_pystone"]  # its code leaves the heap the firmware's collections mark
+    perf_pystone = None
     # The devices are stand-ins (modes.StandIn: the real display driver on a counting
     # bus, inputs straight into the event queue) and the files are the host's: the
     # simulator's device models and the bench's LittleFS on RAM blocks are host code, and
     # their heap (~0.6 MB) would make every collection far dearer than on the device.
-    import monkey
-    import pilot
-    from modes import StandIn, StandInSim
     _copy_data(data, fs)
     from app import App
     dev = StandIn()
