@@ -251,3 +251,22 @@ def test_is_farkle_rejects_bad_input():
     assert _raises(is_farkle, [2], TWOX)
     assert _raises(is_farkle, [2], WILD)
     assert _raises(selections, [2, 2], None, 999)
+
+
+def test_wild_table_is_the_best_selection_per_value():
+    """wild_into (the WILD picker's table): per declared value, the best points of any
+    selection of the roll, with the WILD or without it, as points_of() gives them."""
+    import random
+    from core.frenzy_score import ones_table, points_of, wild_into
+    rnd = random.Random(5)
+    out = bytearray(7)
+    for ones in (300, 1000):
+        t = ones_table(ones)
+        for _ in range(400):
+            n = rnd.randint(1, 5)
+            rolled = bytearray(rnd.randint(1, 6) for _ in range(n))
+            wild_into(rolled, n, t, out)
+            assert out[0] == 0
+            for v in range(1, 7):
+                best = max(points_of(rolled, n, v, m, t) for m in range(64))
+                assert out[v] * 50 == best, (bytes(rolled), v, ones)

@@ -10,7 +10,7 @@ Games end on the winner view with the totals the core computed.
 from core import games
 import ui_rig
 from core import frenzy as fz
-from core.frenzy_score import COMMON_BIT
+from core.frenzy_score import COMMON_BIT, ones_table, points_of
 from ui import frenzy_screen as fs
 
 OK = ui_rig.OK
@@ -135,6 +135,13 @@ class Pilot(ui_rig.Player):
                 self.apply(fz.ROLL, g, self.rolled(g))
             elif ph == fz.PH_WILD:
                 self.saw("wild")
+                # The picker's best points per WILD value, against points() of
+                # every selection; its scratch table (TAKE's) is left clear.
+                t = ones_table(g.ones)
+                for v in range(1, 7):
+                    best = max(points_of(g.rolled, g.nrolled, v, m, t) for m in range(64))
+                    assert s.wbest[v] * 50 == best, (v, bytes(g.rolled[:g.nrolled]))
+                assert not any(s.ok_take)
                 want = 1 + self.pick(6)
                 for _ in range(7):
                     if s.wildv == want:

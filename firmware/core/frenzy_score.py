@@ -181,6 +181,35 @@ def scores_into(rolled, n, common, t, out):
             out[m | COMMON_BIT] = score_key(k + w, c + 1, t) // 50
 
 
+def wild_into(rolled, n, t, out):
+    """out[v] for v 1-6 = the best points of the first n rolled dice with the Common
+    Die's WILD declared v, in units of 50 (0: no selection scores); out[0] = 0. The
+    WILD picker's table: each selection's key made once (scores_into() per value
+    made every key six times)."""
+    keys = _keys
+    pv = _PER_VALUE
+    for v in range(7):
+        out[v] = 0
+    best = 0  # the best selection without the WILD, the same for every value
+    for m in range(1, 1 << n):
+        low = m & -m
+        k = keys[m ^ low] + (1 << 3 * (rolled[_LOWIDX[low]] - 1))
+        keys[m] = k
+        c = pv[_POP + m] + 1
+        p = score_key(k, c - 1, t) // 50
+        if p > best:
+            best = p
+        w = 1
+        for v in range(1, 7):
+            p = score_key(k + w, c, t) // 50
+            if p > out[v]:
+                out[v] = p
+            w <<= 3
+    for v in range(1, 7):
+        if best > out[v]:
+            out[v] = best
+
+
 _tab = bytearray(64)  # selections_of's table
 
 
