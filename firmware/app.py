@@ -26,9 +26,10 @@ lowest: 0 HUMAN, 1-3 a CPU's level; kept out of the core's Game bytes); the rest
 belongs to the game screen.
 
 CPU seats (app.cpus, a code per seat): their turns are played by ui.cpu_turn (app.cpu,
-loaded only for a game with a CPU seat, forgotten with the game), which the game screen
-asks each frame while a CPU decides. No pass screen is shown before a CPU, and one before
-a human only when two or more humans share the device.
+loaded only for a game with a CPU seat, after its first frame, forgotten with the
+game), which the game screen asks each frame while a CPU decides. No pass screen is
+shown before a CPU, and one before a human only when two or more humans share the
+device.
 """
 import gc
 
@@ -184,6 +185,7 @@ class App:
         self._pending = None  # a decision's save, written at the frame's end (save())
         self._finish = None  # a game's end, written after it (finish())
         self._collect = False  # a screen changed: collect at the frame's end (show())
+        self._cpus_due = None  # a game screen whose CPU player loads at the frame's end
         self.level = 0
         self.power = Power(self.settings)
         self.battery = None
@@ -276,13 +278,20 @@ class App:
 
     def cpu_turn(self, scr, q):
         """A CPU plays this frame on game screen scr (which asks while a CPU decides):
-        ui.cpu_turn's player, loaded at a game's first CPU turn (a game without CPU
-        seats never loads it) and forgotten with the game."""
+        ui.cpu_turn's player, loaded once the game's first frame is sent (_cpu_for(); a
+        game without CPU seats never loads it) and forgotten with the game."""
         cpu = self.cpu
         if cpu is None:
-            from ui.cpu_turn import CpuTurn
-            cpu = self.cpu = CpuTurn(self, ticks_ms, ticks_diff)  # its clock for thinking
+            cpu = self._cpu_for(scr)
         cpu.tick(scr, q)
+
+    def _cpu_for(self, scr):
+        """The CPU player of game screen scr, its modules loaded: at the end of the
+        game's first frame (step()), so no turn of play waits for them."""
+        from ui.cpu_turn import CpuTurn
+        cpu = self.cpu = CpuTurn(self, ticks_ms, ticks_diff)  # its clock for thinking
+        cpu.load(scr)
+        return cpu
 
     def save(self, kind, game, ui=b""):
         """The decision's bytes now; written to the flash once this frame is on the
@@ -408,6 +417,8 @@ class App:
         if ui is None:
             self.save(cls.KIND, game, b"")
         self.show(scr)
+        if max(self.cpus):
+            self._cpus_due = scr  # its CPU player loads after this frame (step())
 
     resume = _go  # continue the saved game (main.py after a crash or a wake)
 
@@ -524,6 +535,11 @@ class App:
         if self._collect:
             self._collect = False
             gc.collect()
+        due = self._cpus_due
+        if due is not None:
+            self._cpus_due = None
+            if self.cpu is None:
+                self._cpu_for(due)
         if pw is not None:
             self.level = lv = pw.level(now_ms)
             pw.drive_display(self.display, lv, self.settings[S_CONTRAST])

@@ -63,7 +63,7 @@ class CpuTurn:
         self.due = app.now
         self.table = None  # the opened table file (HARD), while the game lasts
         self.missing = False  # the table file is missing: HARD plays as NORMAL
-        self.mod = None  # the game's CPU module, loaded at the first CPU turn
+        self.mod = None  # the game's CPU module: load()
         self.shows = None  # its show(turn, scr): ui.shakeup_cpu's or ui.frenzy_cpu's
         self.ahead = None  # Shake Up's tables in the making (cpu_shakeup.prepare())
 
@@ -94,7 +94,7 @@ class CpuTurn:
         if self.scr is not scr or self.show is None:
             self.scr = scr
             if self.mod is None:
-                self._load(scr)
+                self.load(scr)
             self.show = self.shows(self, scr)  # pyright: ignore[reportOptionalCall]
             self.due = app.now
         if fast:
@@ -113,10 +113,10 @@ class CpuTurn:
 
     # ---- thinking --------------------------------------------------------------------
 
-    def _load(self, scr):
-        # The game's CPU module (returned) and the show of its turns on the game's
-        # screen; with a NORMAL or HARD CPU in Shake Up its tables are then made in the
-        # waits ahead.
+    def load(self, scr):
+        """The game's CPU module (returned) and the show of its turns on the game's
+        screen scr; with a NORMAL or HARD CPU in Shake Up its tables are then made in
+        the waits ahead. The app loads them once a game's first frame is sent."""
         if scr.KIND == SHAKEUP:
             import core.cpu_shakeup as mod
             from ui.shakeup_cpu import show
@@ -156,7 +156,7 @@ class CpuTurn:
         t0 = app.now
         g = scr.game
         skill = app.cpus[g.player] - 1
-        mod = self.mod or self._load(scr)  # (loaded by tick())
+        mod = self.mod or self.load(scr)  # (loaded by tick())
         if skill == 2 and self.table is None and not self.missing:
             try:
                 self.table = mod.open_table()  # None when the file is missing
