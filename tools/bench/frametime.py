@@ -30,7 +30,8 @@ frame), US when it sent nothing; SHOWN_WAIT: of WAIT_US, the part before it. SCE
 (nothing sent), 1 redraw (a key's effect on the same screen: cursor, live score),
 2 tumble, 3 screen change, 4 start (menu -> a game: a new game or a Continue),
 5 feedback (a start's frame until its first frame was sent: the key press shown before
-the work; printed before the start's own line), 6 a store write (a decision saved),
+the work; printed before the start's own line), 6 a decision (the frame wrote the
+store: the game's state changed, a roll's dice landed; the app writes once it is sent),
 7 new view (the same screen object shows another view: NEW_VIEW_PAGES or more of the 8
 display pages sent, e.g. a result, a Farkle, a score sheet, or a tumble's first frame
 where the dice replace another view: to the player a screen change).
@@ -172,7 +173,7 @@ class Timer:
         if after is not scr:
             scene = 4 if g0 == 0 and g1 else 3
         elif app.store.writes != sw:
-            scene = 6
+            scene = 6  # a decision: its save is written once the frame is sent
         elif nb and bus.pages - p0 >= NEW_VIEW_PAGES and not was:
             scene = 7  # (a tumble's first frame too, where it replaces another view)
         elif was or app.tumbling:
