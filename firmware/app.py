@@ -310,6 +310,9 @@ class App:
         if self._finish is not None:
             return None  # over: its save goes at the frame's end
         p = self._pending
+        if p is not None and self.unsaved:
+            self._write()  # saves fail (the flash is full): say what the file keeps
+            p = None
         if p is None and self.store.has_game():
             p = self.store.load_game()
         return p

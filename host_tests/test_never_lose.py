@@ -77,6 +77,36 @@ def test_item1_full_flash_save_notice():
         fs.close()
 
 
+def test_item1_full_flash_menu_says_what_is_kept():
+    """BACK to the menu while saves fail: CONTINUE describes the game the flash keeps
+    (the menu otherwise reads a save before it is written: app.saved())."""
+    import ui_rig
+    from test_faults import _play
+    from test_ui_shakeup import Pilot, start_game
+    from ui.menu import saved
+    from ui.screens import BACK, OK
+    fs = Lfs(24)
+    try:
+        r = ui_rig.Rig("item1m", seed=5, fs=fs.root)
+        app = r.app
+        start_game(r, 2)
+        p = Pilot(r, 6)
+        _play(p, 4)
+        fs.fill()
+        kept = _disk_game(fs)
+        _play(p, 12)
+        while app.screen.NAME == "pass":
+            r.press(OK)
+        assert _shown_game(app) != kept  # play went on past what is kept
+        r.press(BACK)
+        m = app.screen
+        assert m.NAME == "menu" and m.items[0] == "CONTINUE", m.items
+        assert m.cont == saved(games.SHAKEUP, kept), m.cont
+        assert _disk_game(fs) == kept
+    finally:
+        fs.close()
+
+
 # ---- item 2: a game that ends while the flash is full is still counted ---------------
 
 def test_item2_full_flash_finish_still_counted():
