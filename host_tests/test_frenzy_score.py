@@ -256,15 +256,15 @@ def test_is_farkle_rejects_bad_input():
 def test_wild_table_is_the_best_selection_per_value():
     """wild_into (the WILD picker's table): per declared value, the best points of any
     selection of the roll, with the WILD or without it, as points_of() gives them."""
-    import random
     from core.frenzy_score import ones_table, points_of, wild_into
-    rnd = random.Random(5)
+    x = 5  # a fixed sequence of rolls (a plain LCG: MicroPython has no random.Random)
     out = bytearray(7)
     for ones in (300, 1000):
         t = ones_table(ones)
         for _ in range(400):
-            n = rnd.randint(1, 5)
-            rolled = bytearray(rnd.randint(1, 6) for _ in range(n))
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            n = 1 + x % 5
+            rolled = bytearray(1 + (x >> 3 * i + 4) % 6 for i in range(n))
             wild_into(rolled, n, t, out)
             assert out[0] == 0
             for v in range(1, 7):
