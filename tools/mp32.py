@@ -180,9 +180,12 @@ def build(src, quiet=True, frame=False):
     obj, out = (FRAME_OBJ, FRAME_BIN) if frame else (OBJ, BIN)
     shutil.rmtree(obj, ignore_errors=True)
     cmd = ["make", "-C", os.path.join(tree, "ports", "unix"), "-j%d" % (os.cpu_count() or 2),
-           "BUILD=" + obj] + list(MAKE_VARS)
-    if frame:
-        cmd = cmd[:-1] + _frame_vars(tree)  # (in place of FROZEN_MANIFEST=)
+           "BUILD=" + obj]
+    if frame:  # its manifest in place of the gauge's empty FROZEN_MANIFEST=
+        cmd += [v for v in MAKE_VARS if not v.startswith("FROZEN_MANIFEST=")]
+        cmd += _frame_vars(tree)
+    else:
+        cmd += MAKE_VARS
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0 or not os.path.exists(out):
         log = os.path.join(OUT, "build.log")

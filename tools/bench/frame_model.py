@@ -110,7 +110,8 @@ FRAMES = 6000  # random play's length (tools/bench.py RAND_FRAMES)
 def frozen(binary):
     """Whether binary is the frame model's build (tools/mp32.py --frame: the tools in
     it, run with -m)."""
-    return os.path.basename(os.path.dirname(binary)) == "obj-frame"
+    import mp32
+    return os.path.realpath(binary) == os.path.realpath(mp32.FRAME_BIN)
 
 
 def command(binary, lib, data, path, seed, fs="<fs>"):
