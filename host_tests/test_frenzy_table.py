@@ -20,12 +20,18 @@ def _rolls():
             r[i] = code // 6 ** i % 6 + 1
         out.append((r, 5))
         out.append((r, 4))
+    # With the Common Die, the six-dice combinations: a straight, three pairs, four
+    # of a kind and a pair, two triplets, six of a kind.
+    for dice in (b"\x02\x03\x04\x05\x06", b"\x06\x05\x04\x03\x02", b"\x02\x02\x03\x03\x05",
+                 b"\x04\x04\x04\x04\x02", b"\x03\x03\x03\x06\x06", b"\x01\x01\x01\x01\x01",
+                 b"\x05\x05\x05\x05\x05", b"\x02\x02\x02\x02\x02"):
+        out.append((bytearray(dice), 5))
     return out
 
 
 def test_table_matches_points_of():
     tab = bytearray(64)
-    scored = 0
+    scored = six = 0
     for ones in (300, 1000):
         t = ones_table(ones)
         for rolled, n in _rolls():
@@ -35,4 +41,6 @@ def test_table_matches_points_of():
                     p = points_of(rolled, n, common, m, t)
                     assert tab[m] * 50 == p, (list(rolled), n, common, m, tab[m], p)
                     scored += p > 0
+                    six += m == 63 and p >= 1500
     assert scored > 1000
+    assert six >= 8  # the six-dice rolls above scored as six dice

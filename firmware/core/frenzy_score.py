@@ -57,7 +57,9 @@ _LOWIDX = bytes((0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
                  4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
 _cnt = bytearray(7)  # farkle_of's counts per value (no allocation per roll)
-_keys = [0] * 32  # selections_of's key per mask
+_keys = [0] * 32  # per mask of rolled dice: its key | its table bytes' sum << _SUM
+_SUM = const(18)  # a key's 6 counts take 18 bits; the sum (at most 6 x 255) fits above
+_KEY = const(0x3FFFF)
 
 
 def ones_table(ones):
@@ -165,46 +167,68 @@ def scores_into(rolled, n, common, t, out):
     """out[mask] = the points of each selection mask 0-63 of the first n rolled dice,
     in units of 50 (0: it does not score): the roll's whole table at once, without a
     list (core.frenzy Game.scores, the screen's TAKE)."""
-    # keys[m] = the set of rolled dice in mask m, built from m without its lowest bit.
-    keys = _keys
-    pv = _PER_VALUE
+    # Each mask's set from the mask without its lowest bit: _keys[m] holds its key
+    # and the sum of its values' table bytes (_PER_VALUE), which is its points / 50
+    # while every count can be used (else it holds a _B: 255 or more); one die's
+    # table bytes a mask, not a split per mask (score_key took ~3x as long: the
+    # frame model's worst decision, the dice landing, makes this table).
     for m in range(64):
         out[m] = 0
-    w = 0 if common is None else 1 << 3 * (common - 1)
+    keys = _keys
+    pv = _PER_VALUE
+    keys[0] = 0
+    w = -1 if common is None else 3 * (common - 1)
+    tw = t + 7 * (common - 1) if w >= 0 else 0
     for m in range(1, 1 << n):
         low = m & -m
-        k = keys[m ^ low] + (1 << 3 * (rolled[_LOWIDX[low]] - 1))
+        v = rolled[_LOWIDX[low]] - 1
+        p = keys[m ^ low]
+        i = t + 7 * v + (p >> 3 * v & 7)
+        k = p + (1 << 3 * v) + ((pv[i + 1] - pv[i]) << _SUM)
         keys[m] = k
-        c = pv[_POP + m]
-        out[m] = score_key(k, c, t) // 50
-        if w:
-            out[m | COMMON_BIT] = score_key(k + w, c + 1, t) // 50
+        s = k >> _SUM
+        out[m] = s if s < _B else 0
+        if w < 0:
+            continue
+        if m == 31:  # five dice and the Common Die: the six-dice combinations too
+            out[63] = score_key((k & _KEY) + (1 << w), 6, t) // 50
+        else:
+            i = tw + (k >> w & 7)
+            s += pv[i + 1] - pv[i]
+            out[m | COMMON_BIT] = s if s < _B else 0
 
 
 def wild_into(rolled, n, t, out):
     """out[v] for v 1-6 = the best points of the first n rolled dice with the Common
     Die's WILD declared v, in units of 50 (0: no selection scores); out[0] = 0. The
-    WILD picker's table: each selection's key made once (scores_into() per value
-    made every key six times)."""
+    WILD picker's table: each selection's set made once, as scores_into() makes it,
+    then counted with each value (scores_into() per value made every set six times)."""
     keys = _keys
     pv = _PER_VALUE
     for v in range(7):
         out[v] = 0
     best = 0  # the best selection without the WILD, the same for every value
+    keys[0] = 0
     for m in range(1, 1 << n):
         low = m & -m
-        k = keys[m ^ low] + (1 << 3 * (rolled[_LOWIDX[low]] - 1))
+        v = rolled[_LOWIDX[low]] - 1
+        p = keys[m ^ low]
+        i = t + 7 * v + (p >> 3 * v & 7)
+        k = p + (1 << 3 * v) + ((pv[i + 1] - pv[i]) << _SUM)
         keys[m] = k
-        c = pv[_POP + m] + 1
-        p = score_key(k, c - 1, t) // 50
-        if p > best:
-            best = p
-        w = 1
+        s = k >> _SUM
+        if best < s < _B:
+            best = s
+        i = t
         for v in range(1, 7):
-            p = score_key(k + w, c, t) // 50
-            if p > out[v]:
+            if m == 31:  # five dice and the WILD: the six-dice combinations too
+                p = score_key((k & _KEY) + (1 << 3 * (v - 1)), 6, t) // 50
+            else:
+                j = i + (k >> 3 * (v - 1) & 7)
+                p = s + pv[j + 1] - pv[j]
+            if out[v] < p < _B:
                 out[v] = p
-            w <<= 3
+            i += 7
     for v in range(1, 7):
         if best > out[v]:
             out[v] = best
