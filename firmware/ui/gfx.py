@@ -74,7 +74,7 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
     """Draws s at (x, y) -> x after it (and its 1-column gap); fb None: only measures."""
     if fb is None:
         return x + width(s, f, scale) + (scale if s else 0)
-    data, widths, _h = f
+    data, widths, h = f
     buf = _target[1] if fb is _target[0] and scale == 1 and y >= 0 else None
     if buf is not None:
         page = (y >> 3) << 7
@@ -82,6 +82,7 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
         if page >= n:
             buf = None  # below the screen: fill_rect clips it
         sh = y & 7
+        inpage = sh + h <= 8  # the glyphs' rows in one page (most lines): a byte a column
     raw = not isinstance(s, str)  # bytes: ints already
     for ch in s:
         o = ch if raw else ord(ch)
@@ -94,9 +95,21 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
             w = widths[31]
         base = i * 5
         if buf is not None:
+            at = page + x
+            if inpage and x >= 0 and x + w <= 128:
+                # The glyph whole on the screen: no clipping, nothing for the page below.
+                if c:
+                    for k in range(base, base + w):
+                        buf[at] |= data[k] << sh
+                        at += 1
+                else:
+                    for k in range(base, base + w):
+                        buf[at] &= ~(data[k] << sh)
+                        at += 1
+                x += w + 1
+                continue
             # Column bits shifted to the row in the page; what passes bit 7 goes to the
             # page below (if any). Columns off the screen are skipped.
-            at = page + x
             for k in range(base, base + w):
                 bits = data[k] << sh
                 if bits and 0 <= at - page < 128:
