@@ -430,8 +430,7 @@ class App:
         key press shows at once, a bar over the frame on the panel, before the work
         (tools/bench.py's frame model: the feedback row)."""
         fb = self.display.fb
-        fb.fill_rect(0, 54, 128, 10, 0)
-        fb.fill_rect(0, 55, 128, 9, 1)
+        fb.fill_rect(0, 56, 128, 8, 1)  # the last display page alone: one page sent
         gfx.center(fb, "LOADING...", 57, 0)
         self.display.show()
 

@@ -207,3 +207,33 @@ def test_menu_shows_the_battery_level():
     r.wait(1500)
     assert r.app.screen.batt == "57%"
     r.press(ui_rig.BACK)
+
+
+def test_a_start_shows_its_key_press_first_in_one_page():
+    """A game's start loads its modules before its first frame can be drawn: the key
+    press shows first, LOADING... over the last display page alone (one page on the
+    bus), the rest of the panel as it was; then the game's first frame."""
+    for game in ("SHAKE UP", "FARKLE FRENZY"):
+        r = ui_rig.Rig("feedback", seed=3)
+        ui_rig.at_menu(r)
+        ui_rig.setup_game(r, game, 2, press=False)
+        d = r.app.display
+        before = bytes(d.buf)
+        shown = []
+        show0 = d.show
+
+        def show():
+            shown.append(bytes(d.buf))
+            return show0()
+
+        d.show = show
+        r.press(OK)
+        assert r.screen in ("shakeup", "frenzy", "pass"), r.screen
+        first = shown[0]
+        changed = [p for p in range(8) if first[p * 128:p * 128 + 128] !=
+                   before[p * 128:p * 128 + 128]]
+        assert changed == [7], (game, changed)
+        bar = first[7 * 128:]
+        assert all(b & 1 for b in bar), "the bar fills the page's top row"
+        assert sum(1 for b in bar if b != 0xFF) > 20, "LOADING... is written on it"
+        assert shown[-1] != first  # then the game's frame
