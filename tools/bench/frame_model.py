@@ -59,7 +59,7 @@ ESP32_MHZ = 160  # ports/esp32/boards/sdkconfig.base sets no clock: ESP-IDF's de
 STEADY_MS = 33.0
 CHANGE_MS = 100.0
 START_MS = 250.0
-RUNS = 3
+RUNS = 5
 SCENES = ("idle", "redraw", "tumble", "screen change", "start", "feedback", "decision",
           "new view")
 GROUPS = ("menu", "Shake Up", "Farkle Frenzy")
