@@ -83,6 +83,7 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
             buf = None  # below the screen: fill_rect clips it
         sh = y & 7
         inpage = sh + h <= 8  # the glyphs' rows in one page (most lines): a byte a column
+        whole = inpage or page + 128 < n  # else the page below them is off the screen
     raw = not isinstance(s, str)  # bytes: ints already
     for ch in s:
         o = ch if raw else ord(ch)
@@ -96,15 +97,27 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
         base = i * 5
         if buf is not None:
             at = page + x
-            if inpage and x >= 0 and x + w <= 128:
-                # The glyph whole on the screen: no clipping, nothing for the page below.
-                if c:
+            if whole and x >= 0 and x + w <= 128:
+                # The glyph whole on the screen: no clipping, no test per column.
+                if inpage and c:
                     for k in range(base, base + w):
                         buf[at] |= data[k] << sh
                         at += 1
-                else:
+                elif inpage:
                     for k in range(base, base + w):
                         buf[at] &= ~(data[k] << sh)
+                        at += 1
+                elif c:
+                    for k in range(base, base + w):
+                        bits = data[k] << sh
+                        buf[at] |= bits & 255
+                        buf[at + 128] |= bits >> 8
+                        at += 1
+                else:
+                    for k in range(base, base + w):
+                        bits = data[k] << sh
+                        buf[at] &= ~bits
+                        buf[at + 128] &= ~(bits >> 8)
                         at += 1
                 x += w + 1
                 continue
