@@ -96,7 +96,8 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # The screens the menu opens (and the stats' checks, which the stats screen loads):
 # forgotten on every return to the menu. A game start also forgets the menu itself
 # (which keeps its cursor while it is up).
-_MENU_SCREENS = ("ui.settings", "ui.howto", "ui.stats", "ui.no_room", "store_check")
+_MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
+                 "store_check")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).

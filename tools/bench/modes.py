@@ -324,8 +324,8 @@ BOOT_ORDER = ("guard", "core.games", "store", "power", "ui.gfx", "ui.font", "ui.
               "core.shakeup", "ui.shakeup_screen",
               "core.frenzy_score", "core.frenzy", "ui.frenzy_screen", "core.frenzy_why",
               "core.frenzy_load",
-              "core.shakeup_load", "core.shakeup_why", "ui.launch", "ui.settings", "ui.howto",
-              "ui.stats")
+              "core.shakeup_load", "core.shakeup_why", "ui.launch", "ui.setup", "ui.settings",
+              "ui.howto", "ui.stats")
 
 
 class Imports:
