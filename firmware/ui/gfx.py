@@ -76,14 +76,14 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
         return x + width(s, f, scale) + (scale if s else 0)
     data, widths, h = f
     buf = _target[1] if fb is _target[0] and scale == 1 and y >= 0 else None
+    page = sh = 0
+    inpage = whole = False  # whole: each glyph's rows on the screen (else fill_rect clips)
     if buf is not None:
         page = (y >> 3) << 7
         n = len(buf)
-        if page >= n:
-            buf = None  # below the screen: fill_rect clips it
         sh = y & 7
         inpage = sh + h <= 8  # the glyphs' rows in one page (most lines): a byte a column
-        whole = inpage or page + 128 < n  # else the page below them is off the screen
+        whole = page < n and (inpage or page + 128 < n)
     raw = not isinstance(s, str)  # bytes: ints already
     for ch in s:
         o = ch if raw else ord(ch)
@@ -95,46 +95,31 @@ def text(fb, s, x, y, c=1, f=SMALL, scale=1):
             i = 31
             w = widths[31]
         base = i * 5
-        if buf is not None:
+        if buf is not None and whole and x >= 0 and x + w <= 128:
+            # The glyph whole on the screen: a byte a column (two where its rows cross
+            # into the page below). A glyph the screen's edge cuts takes fill_rect's
+            # path below, which clips (the same pixels: host_tests/test_gfx.py).
             at = page + x
-            if whole and x >= 0 and x + w <= 128:
-                # The glyph whole on the screen: no clipping, no test per column.
-                if inpage and c:
-                    for k in range(base, base + w):
-                        buf[at] |= data[k] << sh
-                        at += 1
-                elif inpage:
-                    for k in range(base, base + w):
-                        buf[at] &= ~(data[k] << sh)
-                        at += 1
-                elif c:
-                    for k in range(base, base + w):
-                        bits = data[k] << sh
-                        buf[at] |= bits & 255
-                        buf[at + 128] |= bits >> 8
-                        at += 1
-                else:
-                    for k in range(base, base + w):
-                        bits = data[k] << sh
-                        buf[at] &= ~bits
-                        buf[at + 128] &= ~(bits >> 8)
-                        at += 1
-                x += w + 1
-                continue
-            # Column bits shifted to the row in the page; what passes bit 7 goes to the
-            # page below (if any). Columns off the screen are skipped.
-            for k in range(base, base + w):
-                bits = data[k] << sh
-                if bits and 0 <= at - page < 128:
-                    if c:
-                        buf[at] |= bits & 255
-                        if bits > 255 and at + 128 < n:
-                            buf[at + 128] |= bits >> 8
-                    else:
-                        buf[at] &= ~bits & 255
-                        if bits > 255 and at + 128 < n:
-                            buf[at + 128] &= ~(bits >> 8) & 255
-                at += 1
+            if inpage and c:
+                for k in range(base, base + w):
+                    buf[at] |= data[k] << sh
+                    at += 1
+            elif inpage:
+                for k in range(base, base + w):
+                    buf[at] &= ~(data[k] << sh)
+                    at += 1
+            elif c:
+                for k in range(base, base + w):
+                    bits = data[k] << sh
+                    buf[at] |= bits & 255
+                    buf[at + 128] |= bits >> 8
+                    at += 1
+            else:
+                for k in range(base, base + w):
+                    bits = data[k] << sh
+                    buf[at] &= ~bits
+                    buf[at + 128] &= ~(bits >> 8)
+                    at += 1
             x += w + 1
             continue
         for col in range(w):
