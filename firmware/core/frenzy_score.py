@@ -234,13 +234,11 @@ def wild_into(rolled, n, t, out):
             out[v] = best
 
 
-_tab = bytearray(64)  # selections_of's table
-
-
 def selections_of(rolled, n, common, t):
     """Every selection of the first n rolled dice that scores, as (mask, points),
-    sorted by mask."""
-    tab = _tab
+    sorted by mask (Game.legal(), which the device's screens do not call: its table
+    is made here, not kept)."""
+    tab = bytearray(64)
     scores_into(rolled, n, common, t, tab)
     out = []
     for m in range(1, 64):
