@@ -181,6 +181,7 @@ class App:
         self.notice = None
         self.notice2 = None
         self._notice_t = 0
+        self._bar = False  # a notice to draw over the frame on the panel (say())
         self._told_sensor = False
         self.unsaved = False  # the last save of the game failed (see save())
         self._pending = None  # a decision's save, written at the frame's end (save())
@@ -233,11 +234,27 @@ class App:
         self.go = _MENU  # done by _go() once the caller's update() returned
 
     def say(self, line1, line2=None):
+        """A notice over the bottom lines for _NOTICE_MS. It is drawn over the frame on
+        the panel (step(): the bar alone when the screen has nothing else to redraw; a
+        CPU says a line at each step), except where a shorter bar replaces a taller
+        one, whose top rows the screen draws again."""
+        tall = self.notice2
         self.notice = line1
         self.notice2 = line2
         self._notice_t = self.now
-        if self.screen is not None:
+        self._bar = True
+        if tall is not None and line2 is None and self.screen is not None:
             self.screen.dirty = True
+
+    def draw_notice(self, fb):
+        """The notice: a white bar over the bottom lines, 1 px black above it."""
+        line2 = self.notice2
+        y = 48 if line2 else 55
+        fb.fill_rect(0, y - 1, 128, 64 - y + 1, 0)
+        fb.fill_rect(0, y, 128, 64 - y, 1)
+        gfx.center(fb, self.notice, y + 2, 0)
+        if line2:
+            gfx.center(fb, line2, y + 9, 0)
 
     def play(self, snd=SELECT):
         if self.buzzer is not None:
@@ -503,27 +520,23 @@ class App:
             if self.sensor_missing or (sh is not None and getattr(sh, "failed", False)):
                 self._told_sensor = True
                 self.say("NO SHAKE SENSOR:", "PRESS OK TO ROLL")
-        line2 = self.notice2
         if self.notice is not None and ticks_diff(now_ms, self._notice_t) >= _NOTICE_MS:
-            self.notice = line2 = self.notice2 = None
-            scr.dirty = True
-        if scr.dirty:
+            # What the bar covered (from y 54, or 47 with two lines) is drawn again.
+            scr.dirty = mark(scr.dirty, scr.uncover(47 if self.notice2 else 54))
+            self.notice = self.notice2 = None
+        if scr.dirty or self._bar:
+            self._bar = False
             fb = self.display.fb
-            if scr.dirty < DIRTY_DICE:  # True; DIRTY_DICE, DIRTY_CURSOR: over the last frame
-                fb.fill(0)
-            # DIRTY_DICE (a tumble's frame after its first, set above): the screen's
-            # draw() redraws its tumbling dice alone over the last frame (about 2 ms
-            # instead of 20-40 on an ESP32: README "Frame time on the device").
-            scr.draw(fb)
-            scr.dirty = False
+            if scr.dirty:
+                if scr.dirty < DIRTY_DICE:  # True; DIRTY_DICE, ...: over the last frame
+                    fb.fill(0)
+                # DIRTY_DICE (a tumble's frame after its first, set above): the screen's
+                # draw() redraws its tumbling dice alone over the last frame (about 2 ms
+                # instead of 20-40 on an ESP32: README "Frame time on the device").
+                scr.draw(fb)
+                scr.dirty = False
             if self.notice is not None:
-                # The notice: a white bar over the bottom lines, 1 px black above it.
-                y = 48 if line2 else 55
-                fb.fill_rect(0, y - 1, 128, 64 - y + 1, 0)
-                fb.fill_rect(0, y, 128, 64 - y, 1)
-                gfx.center(fb, self.notice, y + 2, 0)
-                if line2:
-                    gfx.center(fb, line2, y + 9, 0)
+                self.draw_notice(fb)
             # Display.show() never raises: a panel that stopped answering sets ok=False
             # and power.drive_display() brings it back.
             self.display.show()

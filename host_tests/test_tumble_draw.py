@@ -27,15 +27,18 @@ def _watch(r):
     d = app.display
     show0 = d.show
     keep = bytearray(len(d.buf))
-    # Frames drawn over the last one: tumbling, cursor, tumble starts, picks, and of
-    # the picks Shake Up's INFO closed back to its BOARD.
-    seen = [0, 0, 0, 0, 0]
-    # This frame's draw() was over the last frame; it was Shake Up's board after INFO.
-    part = [False, False]
+    # Frames drawn over the last one: tumbling, cursor, tumble starts, picks, of the
+    # picks Shake Up's INFO closed back to its BOARD, and a notice's bar alone (no
+    # draw(): app.say() over the frame on the panel).
+    seen = [0, 0, 0, 0, 0, 0]
+    # This frame's draw() was over the last frame; it was Shake Up's board after INFO;
+    # draw() ran for this frame.
+    part = [False, False, False]
     orig = cls.draw
 
     def draw(self, fb):
         d = self.dirty
+        part[2] = True
         part[0] = d is not True and d >= DIRTY_DICE  # every code: drawn over the last frame
         for i, code in enumerate((DIRTY_DICE, DIRTY_CURSOR, DIRTY_ROLL, DIRTY_PICK)):
             if d is not True and d == code:
@@ -46,13 +49,19 @@ def _watch(r):
 
     def show():
         scr = app.screen
-        if (app.tumbling or part[0]) and app.notice is None and type(scr) is cls:
+        bar = not part[2] and app.notice is not None
+        part[2] = False
+        if (app.tumbling or part[0] or bar) and type(scr) is cls:
             part[0] = False
             if part[1]:
                 seen[4] += 1
+            if bar:
+                seen[5] += 1
             keep[:] = d.buf
             d.fb.fill(0)
             orig(scr, d.fb)
+            if app.notice is not None:
+                app.draw_notice(d.fb)
             same = d.buf == keep
             if not same:
                 want = bytes(d.buf)
@@ -100,14 +109,26 @@ def test_shakeup_tumble_frames_are_full_frames():
 def test_shakeup_info_to_board_frames_are_full_frames():
     # You against two CPUs: OK on your move's message (INFO) hands the board to a CPU
     # (among humans the next turn's pass screen tells it instead), and a CPU's own
-    # INFO closes by itself: the board's lines alone are redrawn (DIRTY_PICK). Most
-    # of these frames carry a CPU's notice (not compared): 5 of 600 events here.
+    # INFO closes by itself: the board's lines alone are redrawn (DIRTY_PICK). The
+    # CPUs' steps redraw as a human's keys do (their picks, cursor moves) and say
+    # their lines over the frame (the bar alone): compared too, with the notice.
     r = ui_rig.Rig("tumble3", seed=3, sim=False)
     r.wait(1500)
     ui_rig.setup_game(r, "SHAKE UP", 3, (0, 1, 1))
     assert r.screen == "shakeup"
     n = _mash(r, 11, 600)
-    assert n[4] >= 3 and n[0] > 100, n  # INFO -> BOARD frames compared
+    assert n[4] >= 3 and n[0] > 100 and n[5] > 20 and n[3] > 20, n
+
+
+def test_frenzy_cpu_steps_are_full_frames():
+    # You against a CPU in Frenzy: its picks (DIRTY_PICK), cursor moves (DIRTY_CURSOR)
+    # and lines (the bar alone) against full redraws with the notice.
+    r = ui_rig.Rig("tumble4", seed=6, sim=False)
+    r.wait(1500)
+    ui_rig.setup_game(r, "FARKLE FRENZY", 2, (0, 2))
+    assert r.screen == "frenzy"
+    n = _mash(r, 14, 500, _take)
+    assert n[5] > 20 and n[3] > 20 and n[1] > 20, n
 
 
 def _take(r, pick):
@@ -115,7 +136,7 @@ def _take(r, pick):
     from core import frenzy as fz
     s = r.app.screen
     if s.NAME == "frenzy" and s.view == fs.V_PLAY and s.game.phase == fz.PH_TAKE \
-            and not r.app.tumbling:
+            and not r.app.tumbling and not r.app.cpus[s.game.player]:
         steer_take(r, pick)
         return True
     return False

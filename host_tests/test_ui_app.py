@@ -237,3 +237,41 @@ def test_a_start_shows_its_key_press_first_in_one_page():
         assert all(b & 1 for b in bar), "the bar fills the page's top row"
         assert sum(1 for b in bar if b != 0xFF) > 20, "LOADING... is written on it"
         assert shown[-1] != first  # then the game's frame
+
+
+def test_a_notice_is_drawn_over_the_frame_on_the_panel():
+    """app.say() over a screen with nothing else to redraw draws the bar alone (a CPU
+    says a line at each step); a one-line notice after a two-line one redraws the
+    screen, whose rows the taller bar covered. Each frame is the full draw's."""
+    r = ui_rig.Rig("notice", seed=4, sim=False)
+    start_game(r, 2)
+    r.step(3)
+    app = r.app
+    scr = app.screen
+    draws = [0]
+    draw0 = scr.draw
+
+    def draw(fb):
+        draws[0] += 1
+        return draw0(fb)
+
+    scr.draw = draw
+
+    def full():
+        import framebuf
+        b = bytearray(1024)
+        fb = framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB)
+        draw0(fb)
+        if app.notice is not None:
+            app.draw_notice(fb)
+        return bytes(b)
+
+    for lines, redraws in ((("TWO LINES", "OF NOTICE"), 0), (("ONE LINE",), 1),
+                           (("ANOTHER LINE",), 0)):
+        n = draws[0]
+        app.say(*lines)
+        r.step(1)
+        assert draws[0] - n == redraws, (lines, draws[0] - n)
+        assert r.frame() == full(), ui_rig.diff_art(full(), r.frame())
+    r.wait(3000)  # the notice ends: the screen is drawn again, without it
+    assert app.notice is None and r.frame() == full()

@@ -11,6 +11,7 @@ from core.frenzy import STOP as FZ_STOP
 from core.frenzy_score import COMMON_BIT
 from ui.cpu_turn import ACK_MS, PICK_MS, READ_MS
 from ui.frenzy_screen import IT_COMMON, IT_ROLL, IT_STOP, IT_TAKE, V_PLAY
+from ui.screens import DIRTY_CURSOR, DIRTY_PICK, mark
 from ui.sounds import SELECT
 
 
@@ -33,6 +34,8 @@ def show(turn, scr):
         v = d & 0xFF
         while scr.wildv != v:  # the picker turns to the value, one by one
             scr.wildv = scr.wildv % 6 + 1
+            scr.wask = False
+            scr._texts()  # its best points, as PREV/NEXT show them
             scr.dirty = True
             app.play(SELECT)
             yield PICK_MS // 2
@@ -46,9 +49,12 @@ def show(turn, scr):
         for i in range(6):
             b = COMMON_BIT if i == 5 else 1 << i
             if m & b:
+                # As OK on the die: the dice row, the caret, the points and the choices.
+                was = scr.dirty
                 _to_item(scr, IT_COMMON if i == 5 else i)
                 scr.mask |= b
                 scr._sync()
+                scr.dirty = mark(was, DIRTY_PICK)
                 app.play(SELECT)
                 yield PICK_MS
         _to_item(scr, IT_TAKE)
@@ -79,9 +85,10 @@ def show(turn, scr):
 
 
 def _to_item(scr, it):
-    # The Frenzy screen's cursor onto item it (when offered).
+    # The Frenzy screen's cursor onto item it (when offered): as PREV/NEXT, the caret
+    # and the choices redrawn.
     items = scr.items
     for i in range(scr.nitems):
-        if items[i] == it:
+        if items[i] == it and scr.cur != i:
             scr.cur = i
-    scr.dirty = True
+            scr.dirty = mark(scr.dirty, DIRTY_CURSOR)

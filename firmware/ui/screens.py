@@ -134,6 +134,12 @@ class Screen:
 
     on_key = draw = roll = enter
 
+    def uncover(self, top):
+        """The dirty code that draws again the rows from y top to the bottom, which a
+        notice covered (app.step, when it ends): all of it, unless a screen knows
+        better."""
+        return True
+
 
 def rematch(app, kind):
     """A new game of this kind with the same players and settings; the next seat

@@ -5,7 +5,7 @@ before its next step: the line to read, the dice set aside one by one, the move.
 """
 from core.shakeup import AGAIN, CHOOSE, PEN, SKIP, STOP, UP, classify
 from ui.cpu_turn import ACK_MS, PICK_MS, READ_MS
-from ui.screens import COLOURS
+from ui.screens import COLOURS, DIRTY_CURSOR, DIRTY_PICK, mark
 from ui.shakeup_screen import BOARD, DICE, MOVE, PENALTY, ROLLOFF
 from ui.sounds import SELECT
 
@@ -26,37 +26,45 @@ def show(turn, scr):
     kind = d & 0xF00
     if v == DICE and g.phase == CHOOSE:
         scr.pending = p = g.held
+        # Each step redraws what a human's key would (the screen's partial redraws:
+        # README "Frame time on the device"); the line is drawn over the frame.
         if kind != STOP:
             for i in range(4):  # the dice it sets aside, one by one
                 if d >> i & 1 and not p >> i & 1:
                     scr.cur = i
                     scr.pending = p = p | 1 << i
                     scr.tumble_mask = 15 & ~p
-                    scr.dirty = True
+                    scr.dirty = mark(scr.dirty, DIRTY_PICK)  # the dice, caret, buttons
                     app.play(SELECT)
                     yield PICK_MS
         if kind == STOP:
             scr.cur = 5
+            scr.dirty = mark(scr.dirty, DIRTY_CURSOR)
             app.say("STOPS WITH " + ("NOTHING", "A PAIR", "A MOVE", "BIG!")[
                 classify(g.dice)])
         else:
             app.say(turn.keeps(g.dice, p) if p else "ROLLS 4 DICE")
-        scr.dirty = True
         yield READ_MS
         if kind == STOP:
             scr.roll(STOP)
         else:
             if p:
                 app.say(turn.rolls(4 - _bits(p)))
-            scr.cur = 4
+            scr.cur = 4  # on SHAKE, as a human shakes from there
+            scr.dirty = mark(scr.dirty, DIRTY_CURSOR)
             scr.rolling = True
             app.start_roll()
         return
     if v == MOVE or v == PENALTY:
         ch = scr.choices
-        if d in ch:
+        if d in ch and ch.index(d) != scr.cur:
+            # As PREV/NEXT: the box the cursor leaves and the choice's line.
+            was = scr.dirty
+            if not was:
+                scr.shown = ch[scr.cur]
             scr.cur = ch.index(d)
             scr._refresh()
+            scr.dirty = mark(was, DIRTY_CURSOR)
         a = d & 0xFF
         if kind == UP:
             t = "MOVES UP FROM LEVEL %d" % a

@@ -407,6 +407,15 @@ class ShakeUpScreen(Screen):
 
     # ---- drawing --------------------------------------------------------------------
 
+    def uncover(self, top):
+        """A notice ended over the board: its lines below the pyramid (DIRTY_PICK, from
+        y 48) are drawn again, the pyramid stays (a CPU's moves say a line each)."""
+        v = self.view
+        if top >= 48 and (v == BOARD or v == MOVE or v == PENALTY) and \
+                not self.app.tumbling:
+            return DIRTY_PICK
+        return True
+
     def draw(self, fb):
         v = self.view
         g = self.game
