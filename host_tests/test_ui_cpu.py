@@ -609,3 +609,22 @@ def test_stats_and_how_to_play_tell_of_the_cpus():
     text = " ".join(howto.PAGES[titles.index("CPU PLAYERS")][1])
     for want in ("EASY", "NORMAL", "HARD", "OK HURRIES"):
         assert want in text, want
+
+
+def test_frenzy_tables_load_in_a_cpus_wait():
+    """The round's summary's code (ui.frenzy_tables) loads in the first wait of a CPU's
+    turn, not in the frame of the decision that ends a round (the frame model's worst
+    decision was a CPU's STOP that loaded it)."""
+    import sys
+    sys.modules.pop("ui.frenzy_tables", None)  # (an earlier test's game may have left it)
+    r = _start("cpu_tables", "FARKLE FRENZY", 2, (1, 0), seed=5)
+    app = r.app
+    s = app.screen
+    assert s.NAME == "frenzy" and app.cpus[s.game.player], s.NAME
+    for _ in range(200):
+        if "ui.frenzy_tables" in sys.modules:
+            break
+        assert s.view == fs.V_PLAY and s.game.round == 1  # no summary yet
+        r.step()
+    assert "ui.frenzy_tables" in sys.modules
+    assert s.view == fs.V_PLAY and s.game.round == 1

@@ -116,7 +116,8 @@ class CpuTurn:
     def load(self, scr):
         """The game's CPU module (returned) and the show of its turns on the game's
         screen scr; with a NORMAL or HARD CPU in Shake Up its tables are then made in
-        the waits ahead. The app loads them once a game's first frame is sent."""
+        the waits ahead (Frenzy's: its tables' module). The app loads them once a
+        game's first frame is sent."""
         if scr.KIND == SHAKEUP:
             import core.cpu_shakeup as mod
             from ui.shakeup_cpu import show
@@ -126,7 +127,8 @@ class CpuTurn:
                     break
         else:
             import core.cpu_frenzy as mod  # pyright: ignore[reportMissingImports]
-            from ui.frenzy_cpu import show
+            from ui.frenzy_cpu import ahead, show
+            self.ahead = ahead()
         self.mod = mod
         self.shows = show
         return mod

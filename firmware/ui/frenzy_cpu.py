@@ -84,6 +84,14 @@ def show(turn, scr):
     scr.decide(d)  # (never reached: every phase is above)
 
 
+def ahead():
+    """CpuTurn.ahead's work for Frenzy, in the first wait of a CPU's turn: the tables'
+    module (ui.frenzy_tables, the round's summary), which a CPU's STOP or Farkle
+    would otherwise load in the frame of its decision (the frame model's worst)."""
+    import ui.frenzy_tables  # noqa: F401  (kept loaded: the screen imports it by name)
+    yield True
+
+
 def _to_item(scr, it):
     # The Frenzy screen's cursor onto item it (when offered): as PREV/NEXT, the caret
     # and the choices redrawn.
