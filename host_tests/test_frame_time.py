@@ -1,6 +1,7 @@
 """The steady-state frame goal by the ESP32 time model (tools/bench/frame_model.py,
-README "Frame time on the device"): idle, redraw (cursor, live score) and tumble frames
-of a scripted 4-player game of each kind, p99 <= 33 ms on an ESP32 including the bus
+README "Frame time on the device"): idle, redraw (cursor, live score, a CPU's steps)
+and tumble frames of a scripted 4-player game of each kind, all human and a human
+against CPUs EASY, NORMAL and HARD, p99 <= 33 ms on an ESP32 including the bus
 (a frame that redraws 5 of the 8 display pages or more is a new view, a screen change
 to the player, with the screen changes' goal: make bench reports it).
 
@@ -59,7 +60,8 @@ def estimates():
     codes.write()
     frame_model.prepare(mp32.source())
     frames, us_pass = frame_model.measure(
-        binary, "build/bench/sim", 2, [("new:1", "-", 1), ("new:2", "-", 1)], RUNS)
+        binary, "build/bench/sim", 2, [("new:1", "-", 1), ("new:2", "-", 1), ("cpu:1", "-", 1),
+                                       ("cpu:2", "-", 1)], RUNS)
     ratio, rows, goals = frame_model.model(frames, us_pass, frame_model.i2c_hz())
     table = frame_model.table(rows)
     return dict((g[0], float(g[2])) for g in goals), ratio, table

@@ -441,7 +441,9 @@ class Bench:
             if "save%d" % k in self.data:
                 paths.append(("cont:%d" % k, self.data["save%d" % k], SEED))
         paths += [("rand:1", self.data.get("used", "-"), SEED),
-                  ("rand:2", self.data.get("used", "-"), SEED)]
+                  ("rand:2", self.data.get("used", "-"), SEED),
+                  ("cpu:1", self.data.get("used", "-"), SEED),
+                  ("cpu:2", self.data.get("used", "-"), SEED)]
         frames, us_pass = frame_model.measure(binary, LIB_REL, self.jobs, paths)
         hz = frame_model.i2c_hz()
         ratio, rows, goals = frame_model.model(frames, us_pass, hz)
@@ -452,7 +454,9 @@ class Bench:
             "7. Frame time on an ESP32, estimated (README \"Frame time\"): compute on %s "
             "(%s) x %.1f (misc_pystone %.0f passes/s here at the runs' own speed / %.2f "
             "on an ESP32 at %d MHz) + the bus at %d kHz; paths %s, each run %d times (a "
-            "frame counts with its median run, in pystone passes of that run); `%s`" % (
+            "frame counts with its median run, in pystone passes of that run; a CPU "
+            "path's frames are its median run's: a CPU thinks for a share of each "
+            "frame's time, on the ESP32's clock); `%s`" % (
                 name, frame_model.version_of(binary), ratio, 1e6 / us_pass,
                 frame_model.ESP32_PYSTONE, frame_model.ESP32_MHZ, hz // 1000,
                 ", ".join("%s (seed %d)" % (p, sd) for p, _, sd in paths), frame_model.RUNS,
