@@ -177,8 +177,10 @@ def scores_into(rolled, n, common, t, out):
     keys = _keys
     pv = _PER_VALUE
     keys[0] = 0
-    w = -1 if common is None else 3 * (common - 1)
-    tw = t + 7 * (common - 1) if w >= 0 else 0
+    w = tw = -1  # the Common Die's shift in a key and its row in the table, if usable
+    if common is not None:
+        w = 3 * (common - 1)
+        tw = t + 7 * (common - 1)
     for m in range(1, 1 << n):
         low = m & -m
         v = rolled[_LOWIDX[low]] - 1
