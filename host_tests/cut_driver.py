@@ -12,7 +12,7 @@ the restored game; plays it on a little, then starts new games of KIND (1 Shake 
 process (SIGKILL). Every line goes to JOURNAL with one unbuffered write, so a kill
 loses nothing already logged:
     E seed                    episode start
-    S games                   the stats' finished games (both kinds) after boot
+    S games                   the stats' finished games (both kinds, with CPUs too)
     R hex|none                the game restored by Continue (after boot)
     N kind players            a new game started
     P hex                     a save is about to be written (hook on store.save_game)
@@ -245,7 +245,12 @@ def cut(root, fs, journal, seed, kind):
     import store
     from core import games
     ba = st.load_stats()
-    log("S %d" % (store.stat(ba, games.ST_SU_GAMES) + store.stat(ba, games.ST_FF_GAMES)))
+    # Every finished game: all-human ones by kind, and those against CPUs (counted
+    # apart, by kind and the strongest CPU's level: the first setup has a CPU seat).
+    n = store.stat(ba, games.ST_SU_GAMES) + store.stat(ba, games.ST_FF_GAMES)
+    for i in range(6):
+        n += store.stat(ba, store.ST_CPU + 2 * i)
+    log("S %d" % n)
     real_save = st.save_game
     real_clear = st.clear_game
 
