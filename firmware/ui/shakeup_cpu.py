@@ -58,13 +58,7 @@ def show(turn, scr):
     if v == MOVE or v == PENALTY:
         ch = scr.choices
         if d in ch and ch.index(d) != scr.cur:
-            # As PREV/NEXT: the box the cursor leaves and the choice's line.
-            was = scr.dirty
-            if not was:
-                scr.shown = ch[scr.cur]
-            scr.cur = ch.index(d)
-            scr._refresh()
-            scr.dirty = mark(was, DIRTY_CURSOR)
+            scr.choose(ch.index(d))  # as PREV/NEXT would
         a = d & 0xFF
         if kind == UP:
             t = "MOVES UP FROM LEVEL %d" % a

@@ -395,15 +395,20 @@ class ShakeUpScreen(Screen):
             elif v == MOVE or v == PENALTY:
                 n = len(self.choices)
                 if n and (k == NEXT or k == PREV):
-                    was = self.dirty
-                    if not was:
-                        self.shown = self.choices[c]  # the choice the panel shows
-                    self.cur = (c + (1 if k == NEXT else n - 1)) % n
-                    self._refresh()
-                    self.dirty = mark(was, DIRTY_CURSOR)  # its box and line alone (draw)
+                    self.choose((c + (1 if k == NEXT else n - 1)) % n)
                     app.play_select()
                 elif n and k == OK:
                     self.roll(self.choices[c])
+
+    def choose(self, i):
+        """The cursor onto choice i (MOVE, PENALTY: PREV/NEXT, and a CPU's pick): the
+        box it leaves and the choice's line are drawn again, the board stays."""
+        was = self.dirty
+        if not was:
+            self.shown = self.choices[self.cur]  # the choice the panel shows
+        self.cur = i
+        self._refresh()
+        self.dirty = mark(was, DIRTY_CURSOR)  # its box and line alone (draw)
 
     # ---- drawing --------------------------------------------------------------------
 
