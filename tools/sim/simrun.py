@@ -286,13 +286,16 @@ class Runner:
             guard = None
         except ImportError:
             self.guard = None
-        if self.seed:
-            self.app = App(self.board, fs_root=self.fs, source=XorShift(int(self.seed)))
-        else:
-            self.app = App(self.board, fs_root=self.fs)
+        self.app = App(self.board, fs_root=self.fs, source=self.source())
         store = getattr(self.app, "store", None)
         if resume and store is not None and store.has_game():
             self.app.resume()
+
+    def source(self):
+        """The dice's byte source for a boot: seeded with --seed, else None (the board's
+        RNG, os.urandom). A front end without os.urandom (the browser page, web/webrun.py)
+        gives its own."""
+        return XorShift(int(self.seed)) if self.seed else None
 
     def crashed(self, e):
         """An exception escaped App.step: what main.py does on the device (log, the
