@@ -31,24 +31,51 @@ class Recorder:
         self.snap_on_release = snap_on_release
         self.rig = None
         self.saved = []
+        self.seen = []  # (len(ops), frame) of each frame a test read (Rig.frame())
+        self.late = []  # (position, snap op): a frame compared after it was read
+        self.cut = False  # a frame was read: the next steps are a new op
 
     def add(self, op):
         ops = self.ops
-        if op[0] == "step" and ops and ops[-1][0] == "step":
+        if op[0] == "step" and ops and ops[-1][0] == "step" and not self.cut:
             ops[-1][1] += op[1]
         else:
             ops.append(op)
+        self.cut = False
 
     def snap(self, name, frame=None):
         if frame is None:
             frame = bytes(machine.SIM.oled.frame())
         self.add(["snap", name, bytes(frame).hex()])
 
+    def compared(self, name, frame):
+        """A test compares `frame`: the snap goes where the test read it (a pilot's hook
+        keeps frames to compare at the end)."""
+        frame = bytes(frame)
+        for pos, f in reversed(self.seen):
+            if f == frame:
+                self.late.append((pos, ["snap", name, frame.hex()]))
+                return
+        raise AssertionError("frame %s was never read from the rig" % name)
+
+    def plan(self):
+        """The ops with the late snaps in their places."""
+        out = []
+        late = sorted(self.late, key=lambda x: x[0])
+        j = 0
+        for i, op in enumerate(self.ops + [None]):
+            while j < len(late) and late[j][0] <= i:
+                out.append(late[j][1])
+                j += 1
+            if op is not None:
+                out.append(op)
+        return out
+
     def __enter__(self):
         rec = self
         Rig = ui_rig.Rig
         sim = machine.SIM
-        init, step = Rig.__init__, Rig.step
+        init, step, frame = Rig.__init__, Rig.step, Rig.frame
         press, release, shake = sim.press, sim.release, sim.shake
 
         def r_init(self, name, seed=1, sim=None, fs=None, board="sim"):
@@ -61,6 +88,13 @@ class Recorder:
         def r_step(self, n=1):
             rec.add(["step", n])
             step(self, n)
+
+        def r_frame(self):
+            f = frame(self)
+            rec.cut = True
+            if not rec.seen or rec.seen[-1][1] != f or rec.seen[-1][0] != len(rec.ops):
+                rec.seen.append((len(rec.ops), f))
+            return f
 
         def s_press(name, bounce=0):
             rec.add(["press", name])
@@ -76,10 +110,12 @@ class Recorder:
             rec.add(["shake", 1 if on else 0])
             shake(on)
 
-        self.saved = [(Rig, "__init__", init), (Rig, "step", step), (sim, "press", press),
+        self.saved = [(Rig, "__init__", init), (Rig, "step", step), (Rig, "frame", frame),
+                      (sim, "press", press),
                       (sim, "release", release), (sim, "shake", shake)]
         Rig.__init__ = r_init
         Rig.step = r_step
+        Rig.frame = r_frame
         sim.press, sim.release, sim.shake = s_press, s_release, s_shake
         return self
 
@@ -103,7 +139,7 @@ def golden_plan():
 
         def compare(name, frame):
             orig(name, frame)  # the recording itself matches the golden file
-            rec.snap(name, frame)
+            rec.compared(name, frame)
             names.append(name)
         test_ui_golden.compare = test_ui_cpu.compare = compare
         try:
@@ -112,11 +148,13 @@ def golden_plan():
             test_ui_cpu.test_golden_cpu_turns()
         finally:
             test_ui_golden.compare = test_ui_cpu.compare = orig
-    for op in rec.ops:  # the snaps are the committed golden files, byte for byte
+    ops = rec.plan()
+    for op in ops:  # the snaps are the committed golden files, byte for byte
         if op[0] == "snap":
             with open(os.path.join(ROOT, "host_tests", "golden", op[1] + ".bin"), "rb") as f:
                 assert f.read().hex() == op[2], op[1]
-    return rec.ops
+    assert sorted(names) == sorted(op[1] for op in ops if op[0] == "snap")
+    return ops
 
 
 def game_plan(item, seats, seed):

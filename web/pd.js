@@ -49,7 +49,7 @@ let asleep = false;
 let stopped = false;
 let screen = null;
 let lastFrame = new Uint8Array(1024);
-const stats = { t_menu: null, t_boot: null, steps: 0, step_ms: [], draws: 0 };
+const stats = { t_menu: null, t_boot: null, steps: 0, step_ms: [], draws: 0, tones: 0 };
 
 function say(text, error) {
   statusEl.textContent = text;
@@ -244,6 +244,7 @@ function handle(msg) {
       }
     } else if (kind === "T") {
       tone = rest.split(" ").map(Number);
+      if (tone[1] > 0) stats.tones++;
       sound();
     } else if (kind === "D") {
       const [lit, contrast] = rest.split(" ").map(Number);

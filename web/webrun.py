@@ -115,10 +115,16 @@ def tone():
 def state():
     """For the tests and the bench: what the App shows, as a JSON string."""
     import json
+    from binascii import hexlify
     app = web.app
     s = app.screen
     g = getattr(s, "game", None)
+    items = getattr(s, "items", None)
+    cur = getattr(s, "cur", None)
+    item = items[cur] if isinstance(items, list) and isinstance(cur, int) and 0 <= cur < len(items) else None
     return json.dumps({
+        "game": hexlify(g.to_bytes()).decode() if hasattr(g, "to_bytes") else None,
+        "item": item if isinstance(item, str) else None,
         "screen": getattr(s, "NAME", None), "view": getattr(s, "view", None),
         "rolling": bool(getattr(s, "rolling", False)), "tumbling": bool(app.tumbling),
         "winner": getattr(g, "winner", -1) if g is not None else -1,
