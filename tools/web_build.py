@@ -8,12 +8,13 @@ The site is static: index.html at its root, web/pd.js and web/sw.js (the offline
 MicroPython's WebAssembly port (micropython.mjs and .wasm, from
 web/node_modules/@micropython/micropython-webassembly-pyscript: `npm ci` in web/, pinned
 by web/package-lock.json), and the files the page writes into the port's filesystem,
-listed in manifest.json as [url, path]:
+listed in manifest.json as [url, path, offset, size] and fetched at once as bundle.bin
+(the same bytes, one file after the other):
 - fw/: the firmware's compiled build for the DevKit profile, as tools/build.py makes it
   for the device (main.py and boot.py source, the rest .mpy, board.mpy), unmodified;
 - sim/: the simulator's stand-ins the firmware runs on (tools/sim: machine.py and its
-  panel and sensor models, simrun.py), at /tools/sim;
-- py/webrun.py: the page's Python half (web/webrun.py), at /web.
+  panel and sensor models, simrun.py), compiled by mpy-cross, at /tools/sim;
+- py/webrun.mpy: the page's Python half (web/webrun.py), compiled, at /web.
 The version (manifest.json, the service worker's cache name) is a hash of every file.
 """
 import argparse
@@ -22,6 +23,7 @@ import http.server
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -59,6 +61,13 @@ def _walk(top):
             yield os.path.join(dirpath, fn)
 
 
+def _compile(src, dst, name):
+    res = subprocess.run(fwbuild.mpy_cross_cmd() + ["-O1", "-s", name, "-o", dst, src],
+                         capture_output=True, text=True)
+    if res.returncode:
+        raise WebBuildError("mpy-cross failed on %s:\n%s%s" % (src, res.stdout, res.stderr))
+
+
 def build(out, root=ROOT, board=BOARD):
     """Writes the site into out (emptied first); returns the manifest."""
     pdir = port_dir(root)
@@ -73,17 +82,33 @@ def build(out, root=ROOT, board=BOARD):
     for path in _walk(os.path.join(out, "fw")):
         rel = os.path.relpath(path, out).replace(os.sep, "/")
         files.append([rel, "/" + rel])
+    # The host side, compiled too (the page starts sooner than compiling sources).
     os.makedirs(os.path.join(out, "sim"))
     for fn in SIM_FILES:
-        shutil.copyfile(os.path.join(root, "tools", "sim", fn), os.path.join(out, "sim", fn))
-        files.append(["sim/" + fn, "/tools/sim/" + fn])
+        mpy = fn[:-3] + ".mpy"
+        _compile(os.path.join(root, "tools", "sim", fn), os.path.join(out, "sim", mpy),
+                 "tools/sim/" + fn)
+        files.append(["sim/" + mpy, "/tools/sim/" + mpy])
     os.makedirs(os.path.join(out, "py"))
-    shutil.copyfile(os.path.join(root, "web", "webrun.py"), os.path.join(out, "py", "webrun.py"))
-    files.append(["py/webrun.py", "/web/webrun.py"])
+    _compile(os.path.join(root, "web", "webrun.py"), os.path.join(out, "py", "webrun.mpy"),
+             "web/webrun.py")
+    files.append(["py/webrun.mpy", "/web/webrun.mpy"])
     for fn in PORT_FILES:
         shutil.copyfile(os.path.join(pdir, fn), os.path.join(out, fn))
     for fn in PAGE_FILES:
         shutil.copyfile(os.path.join(root, "web", fn), os.path.join(out, fn))
+    # One fetch for them all: bundle.bin is the files' bytes one after the other, each
+    # [url, path, offset, size] in the manifest (the bytes as in the files, unmodified).
+    entries = []
+    offset = 0
+    with open(os.path.join(out, "bundle.bin"), "wb") as b:
+        for url, path in files:
+            with open(os.path.join(out, url), "rb") as f:
+                data = f.read()
+            b.write(data)
+            entries.append([url, path, offset, len(data)])
+            offset += len(data)
+    files = entries
     h = hashlib.sha256()
     for path in _walk(out):
         h.update(os.path.relpath(path, out).encode() + b"\0")

@@ -49,7 +49,7 @@ let asleep = false;
 let stopped = false;
 let screen = null;
 let lastFrame = new Uint8Array(1024);
-const stats = { t_menu: null, t_boot: null, steps: 0, step_ms: [], draws: 0, tones: 0 };
+const stats = { t_menu: null, t_boot: null, t_port: null, t_files: null, t_start: null, t_first: null, steps: 0, step_ms: [], draws: 0, tones: 0 };
 
 function say(text, error) {
   statusEl.textContent = text;
@@ -282,6 +282,7 @@ function stepOnce() {
   }
   frames++;
   stats.steps++;
+  if (stats.t_first === null) stats.t_first = performance.now();
   const dt = performance.now() - t0;
   if (stats.step_ms.length < 100000) stats.step_ms.push(dt);
   releaseDue();
@@ -547,8 +548,11 @@ async function start() {
       heapsize: 2 * 1024 * 1024,
       stdout: (line) => console.log(line),
       stderr: (line) => console.error(line),
+    }).then((m) => { stats.t_port = performance.now(); return m; }),
+    fetchBytes("bundle.bin").then((b) => {
+      stats.t_files = performance.now();
+      return manifest.files.map(([, path, offset, size]) => [path, b.subarray(offset, offset + size)]);
     }),
-    Promise.all(manifest.files.map(async ([url, path]) => [path, await fetchBytes(url)])),
     idb().catch((e) => { console.warn("pocket dice: no IndexedDB, saves last until the tab closes:", e); return null; }),
   ]);
   mp = port;
@@ -567,6 +571,7 @@ async function start() {
   wr = mp.pyimport("webrun");
   stats.t_boot = performance.now();
   wr.start(SEED);
+  stats.t_start = performance.now();
   boots = wr.boots();
   wireInput();
   window.pd.version = manifest.version;
@@ -575,7 +580,9 @@ async function start() {
     stepOnce();
     now += FRAME_MS;
   } else {
-    due = 0;
+    now = 0;  // the first frame at once, the next on the schedule
+    stepOnce();
+    due = FRAME_MS;
     requestAnimationFrame(loop);
   }
   console.info(`pocket dice ${manifest.version}: firmware loaded in ${Math.round(performance.now() - t0)} ms`);

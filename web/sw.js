@@ -1,15 +1,15 @@
 // The page's offline copy: every file it loads, cached when the page is first opened
-// (the list is manifest.json, which tools/web_build.py writes with the version below),
+// (bundle.bin holds the firmware and the stand-ins; tools/web_build.py writes the version
+// below, a hash of the site),
 // then served from the cache first, so the page starts with the network off.
 const VERSION = "__VERSION__";
 const CACHE = "pocket-dice-" + VERSION;
-const PAGE = ["./", "index.html", "pd.js", "micropython.mjs", "micropython.wasm", "manifest.json"];
+const PAGE = ["./", "index.html", "pd.js", "micropython.mjs", "micropython.wasm", "manifest.json", "bundle.bin"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
-    const manifest = await (await fetch("manifest.json", { cache: "no-store" })).json();
     const cache = await caches.open(CACHE);
-    await cache.addAll(PAGE.concat(manifest.files.map((f) => f[0])));
+    await cache.addAll(PAGE);
     await self.skipWaiting();
   })());
 });
