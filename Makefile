@@ -21,6 +21,7 @@ help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make web [WEB_PORT=8000]         play in a browser: build the page, serve it on 127.0.0.1"
 	@echo "make web-dist                    the page as a static site -> build/web/ (index.html at its root)"
+	@echo "make web-shots                   the page's screenshots (phone, laptop) -> tools/screenshots/web-*.png"
 	@echo "make test                        every test (CPython + MicroPython unix port + the page in Chromium)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
@@ -50,7 +51,7 @@ web: $(STAMP) $(WEB_STAMP)
 
 web-shots: $(STAMP) $(WEB_STAMP)
 	$(VPY) tools/web_build.py --out build/web
-	$(VPY) tools/web_shots.py --site build/web --out docs/web
+	$(VPY) tools/web_shots.py --site build/web --out tools/screenshots
 
 sim: $(STAMP)
 	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))

@@ -87,7 +87,7 @@ def main(argv=None):
         "The frame's time is the firmware's step on the port (webrun.tick: the App's frame on",
         "the simulated board, the I2C panel model) plus drawing the canvas and checking the",
         "saves; the page runs one every 33 ms on the browser's clock (requestAnimationFrame).",
-        "A desktop browser's figures, not a phone's: a phone's CPU is slower, typically 2-4x.",
+        "A desktop browser's figures on this machine (shared, 2 cores), not a phone's.",
     ]
     if r["errors"]:
         lines += ["", "Console errors: %s" % "; ".join(r["errors"][:5])]

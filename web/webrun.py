@@ -130,4 +130,5 @@ def state():
         "winner": getattr(g, "winner", -1) if g is not None else -1,
         "player": getattr(g, "player", -1) if g is not None else -1,
         "cpus": list(app.cpus), "notice": app.notice, "boots": web.boots,
+        "ack": bool(getattr(s, "ack", False)), "by_cpu": bool(getattr(s, "by_cpu", False)),
     })
