@@ -23,6 +23,11 @@ const result = { plans: [], errors: [] };
 const { context, close } = await launch({ width: 360, height: 740 });
 const page = context.pages()[0] || await context.newPage();
 watch(page, result.errors);
+// No external resources: every request stays on the page's own server.
+page.on("request", (r) => {
+  const u = r.url();
+  if (!u.startsWith(BASE) && !u.startsWith("data:") && !u.startsWith("blob:")) result.errors.push(`external request: ${u}`);
+});
 
 async function open(query) {
   await page.goto(BASE + query);
