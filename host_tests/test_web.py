@@ -6,7 +6,8 @@ every check; the tests below read its report:
 - the golden-frame scenarios and a whole game of each kind against CPUs
   (host_tests/web_plans.py records them here, on the Rig), replayed through the page's
   on-screen buttons: every frame read back from the canvas equals the recorded one;
-- a shake made of synthetic devicemotion events (60 Hz, swinging through zero) rolls;
+- the keys (Enter for OK) and a shake made of synthetic devicemotion events (60 Hz,
+  swinging through zero) roll the dice on the real clock, with the rattle on WebAudio;
 - a reload in the middle of a game offers CONTINUE, which restores the game exactly;
 - with the network off, the page starts again from its offline copy;
 - no console error, page error or failed request on the way.
@@ -122,6 +123,7 @@ def test_a_whole_game_against_cpus_through_the_buttons(report, name, screen):
 def test_a_phones_shake_rolls(report):
     _fatal(report)
     m = report["motion"]
+    assert m["setup"]["screen"] == "setup", m["setup"]  # Enter was OK on the menu
     assert m["events"] >= 40  # ~60 Hz for 0.9 s
     assert m["tumbled"], m  # the dice tumbled while the phone shook...
     assert not m["after"]["tumbling"] and m["changed"], m  # ...and landed, shown

@@ -341,8 +341,8 @@ function releaseDue() {
   if (LOCKSTEP) return;
   for (const b of BUTTONS) {
     const s = btn[b];
-    if (s.sent && !s.down && (frames - s.since >= TAP_FRAMES || s.queued)) {
-      if (frames - s.since < TAP_FRAMES) continue;
+    if (s.sent && !s.down) {
+      if (frames - s.since < TAP_FRAMES) continue;  // a short tap: held a moment longer
       s.sent = false;
       s.ready = frames + GAP_FRAMES;
       send("r " + b);
@@ -419,17 +419,18 @@ function onMotion(e) {
 }
 
 let askedMotion = false;
+let askingMotion = false;
 
 function askMotion() {
-  // iOS 13+: motion events only after the page asks, in a tap.
-  if (askedMotion) return;
-  askedMotion = true;
+  // iOS 13+: motion events only once the page has asked, in a tap. Asked again at the
+  // next tap if the browser did not take this one as a gesture.
   const DME = window.DeviceMotionEvent;
-  if (DME && typeof DME.requestPermission === "function") {
-    DME.requestPermission().then((r) => {
-      if (r !== "granted") say("Shake by holding SHAKE (motion not allowed).");
-    }).catch(() => {});
-  }
+  if (askedMotion || askingMotion || !DME || typeof DME.requestPermission !== "function") return;
+  askingMotion = true;
+  DME.requestPermission().then((r) => {
+    askedMotion = true;
+    if (r !== "granted") say("Motion not allowed: hold SHAKE to shake.");
+  }).catch(() => {}).finally(() => { askingMotion = false; });
 }
 
 function wireInput() {
@@ -456,12 +457,12 @@ function wireInput() {
       if (b === "SHAKE" && !shaking) el.classList.remove("down");
     };
     el.addEventListener("pointerdown", down);
-    el.addEventListener("pointerup", up);
+    el.addEventListener("pointerup", (e) => { up(e); askMotion(); });
     el.addEventListener("pointercancel", up);
     el.addEventListener("lostpointercapture", up);
     el.addEventListener("contextmenu", (e) => e.preventDefault());
   }
-  document.addEventListener("click", askMotion, { once: false });
+  document.addEventListener("click", askMotion);
   window.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === "m" || e.key === "M") {

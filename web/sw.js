@@ -9,7 +9,7 @@ const PAGE = ["./", "index.html", "pd.js", "micropython.mjs", "micropython.wasm"
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(PAGE);
+    await cache.addAll(PAGE.map((u) => new Request(u, { cache: "reload" })));  // not the HTTP cache's
     await self.skipWaiting();
   })());
 });

@@ -126,17 +126,17 @@ try {
   {
     const slot = `motion-${Date.now()}`;
     await open(`?seed=7&slot=${slot}`);
-    const at = await centers();
     await page.waitForFunction(() => window.pd.screen() === "menu", null, { timeout: 15000 });
-    const tap = async (b) => {
-      await page.mouse.move(...at[b]);
-      await page.mouse.down();
+    // A laptop's keys this time: Enter is OK.
+    const key = async (k) => {
+      await page.keyboard.down(k);
       await page.waitForTimeout(60);
-      await page.mouse.up();
+      await page.keyboard.up(k);
       await page.waitForTimeout(250);
     };
-    await tap("OK");  // SHAKE UP
-    await tap("OK");  // START (the first time: you against a NORMAL CPU)
+    await key("Enter");  // SHAKE UP
+    const setup = await page.evaluate(() => window.pd.state());
+    await key("Enter");  // START (the first time: you against a NORMAL CPU)
     // Wait for the human's roll (the roll-off's die), then shake the "phone".
     await page.waitForFunction(() => {
       const s = window.pd.state();
@@ -179,6 +179,7 @@ try {
       return seen;
     });
     result.motion = motion;
+    result.motion.setup = setup;
     // The offline copy: the service worker has cached the page; with the network off
     // a reload starts it again, and CONTINUE is offered (the saves are kept).
     await page.evaluate(async () => {
