@@ -441,7 +441,7 @@ function wireInput() {
       if (el.hasPointerCapture && e.pointerId !== undefined) {
         try { el.setPointerCapture(e.pointerId); } catch (_) { /* synthetic */ }
       }
-      if (el.classList.contains("down")) return;
+      if (b !== "SHAKE" && el.classList.contains("down")) return;  // (SHAKE: held on again)
       el.classList.add("down");
       if (b === "SHAKE") shakeOn("button");
       else pressButton(b);
