@@ -9,6 +9,7 @@ every check; the tests below read its report:
 - the keys (Enter for OK) and a shake made of synthetic devicemotion events (60 Hz,
   swinging through zero) roll the dice on the real clock, with the rattle on WebAudio;
 - a reload in the middle of a game offers CONTINUE, which restores the game exactly;
+- a damaged save in the browser's storage is said on the panel and set aside;
 - with the network off, the page starts again from its offline copy;
 - no console error, page error or failed request on the way.
 
@@ -142,6 +143,15 @@ def test_a_reload_mid_game_continues_exactly(report):
         import ui_rig
         raise AssertionError("the continued game looks different:\n" + ui_rig.diff_art(
             bytes.fromhex(r["frameBefore"]), bytes.fromhex(r["frameAfter"])))
+
+
+def test_a_damaged_save_in_the_browser_is_said_and_set_aside(report):
+    _fatal(report)
+    menu = report["damaged"]["menu"]
+    # The store's own check (firmware/store.py): the menu says so once, offers no
+    # CONTINUE, and the firmware runs on.
+    assert menu["screen"] == "menu" and menu["item"] != "CONTINUE", menu
+    assert menu["notice"] == "Saved game was damaged", menu
 
 
 def test_starts_with_the_network_off(report):

@@ -66,6 +66,7 @@ let db = null;
 let keptSig = "";
 let writing = null;
 let again = false;
+let keepFailed = false;
 
 function idb() {
   return new Promise((resolve, reject) => {
@@ -119,7 +120,11 @@ function keepData() {
   for (const [n] of files) snap[n] = mp.FS.readFile("/data/" + n);
   if (writing) { again = snap; return; }
   const put = (s) => {
-    writing = idbPut(SLOT, s).catch((e) => console.warn("pocket dice: could not keep the saves:", e))
+    writing = idbPut(SLOT, s).catch((e) => {
+      if (!keepFailed) say("This browser would not keep the saves (storage full or blocked).", true);
+      keepFailed = true;
+      console.warn("pocket dice: could not keep the saves:", e);
+    })
       .then(() => {
         writing = null;
         if (again) { const n = again; again = null; put(n); }
@@ -564,8 +569,14 @@ async function start() {
     FS.writeFile(path, data);
   }
   FS.mkdir("/data");
-  const saved = db ? await idbGet(SLOT) : null;
-  if (saved) for (const name of Object.keys(saved)) FS.writeFile("/data/" + name, saved[name]);
+  const saved = db ? await idbGet(SLOT).catch(() => null) : null;
+  if (saved && typeof saved === "object") {
+    // Only plain file names and bytes: anything else in the slot is not the store's.
+    // A damaged file itself is the store's to find (CRC) and to set aside, as on the device.
+    for (const name of Object.keys(saved)) {
+      if (/^[\w.-]+$/.test(name) && saved[name] instanceof Uint8Array) FS.writeFile("/data/" + name, saved[name]);
+    }
+  }
   keptSig = dataSig(dataFiles());
   mp.registerJsModule("pdhost", { messages: handle });
   mp.runPython("import sys\nsys.path.insert(0, '/web')");

@@ -122,6 +122,33 @@ try {
     result.reload = { before, menu, after, frameBefore, frameAfter };
   }
 
+  // ---- a damaged save in the browser's storage: said once, set aside, nothing breaks ----
+  {
+    const slot = `damaged-${Date.now()}`;
+    await page.evaluate(async (key) => {
+      const db = await new Promise((resolve, reject) => {
+        const req = indexedDB.open("pocket-dice", 1);
+        req.onupgradeneeded = () => req.result.createObjectStore("slots");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      await new Promise((resolve, reject) => {
+        const tx = db.transaction("slots", "readwrite");
+        // game.sav cut short (a header only), and a name that is no file of the store's.
+        tx.objectStore("slots").put({ "game.sav": new Uint8Array([0x50, 0x44, 0x47, 1, 40, 0]),
+          "../x": new Uint8Array([1]) }, key);
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, slot);
+    await open(`?clock=step&seed=1&slot=${slot}`);
+    await page.evaluate(() => window.pd.step(45));
+    const menu = await page.evaluate(() => window.pd.state());
+    await page.evaluate(() => window.pd.kept());
+    result.damaged = { menu };
+  }
+
   // ---- the real clock: a phone's shake, sound, the offline copy -----------------------
   {
     const slot = `motion-${Date.now()}`;
