@@ -97,7 +97,8 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # forgotten on every return to the menu. A game start also forgets the menu itself
 # (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
-                 "store_check")
+                 "store_check", "ui.link_screen", "link.host", "link.guest", "link.proto",
+                 "link.radio", "link", "core.frenzy_live", "core.cpu_live")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
