@@ -139,6 +139,7 @@ class App:
     players: int
     cpus: bytearray
     cpu: "CpuTurn | None"
+    link_radio: object
     power: "power.Power | None"
     battery: "power_battery.Battery | None"
     _blank: "screens.Screen"
@@ -179,6 +180,7 @@ class App:
         self.first = 0  # the seat that starts a new game (a rematch: the next one)
         self.cpus = bytearray(4)  # per seat: 0 HUMAN, 1-3 a CPU (EASY, NORMAL, HARD)
         self.cpu = None  # ui.cpu_turn's player while a game has CPU seats
+        self.link_radio = None  # link.radio's Radio while a link game is up
         self.notice = None
         self.notice2 = None
         self._notice_t = 0
@@ -294,6 +296,12 @@ class App:
             return False
         self.show(screens.Pass(self, seat, self.screen, note))
         return True
+
+    def link_session(self, role, saved=None):
+        """LINK GAME's session for ui.link_screen (link.session: the radio and a host or
+        guest, loaded only now); role None turns the radio off."""
+        from link import session
+        return session(self, role, saved)
 
     def cpu_turn(self, scr, q):
         """A CPU plays this frame on game screen scr (which asks while a CPU decides):

@@ -21,7 +21,7 @@ except ImportError:
 
 from core.frenzy_live import Live
 from link import proto
-from link.proto import NOBODY, T_BEACON, T_BYE, T_HB, T_JOIN, T_REQ, T_VIEW
+from link.proto import NOBODY, PUB_LEN, T_BEACON, T_BYE, T_HB, T_JOIN, T_REQ, T_VIEW
 
 _RESEND = const(200)
 _JOIN_MS = const(300)
@@ -143,7 +143,7 @@ class Guest:
         typ, gid, _ = h
         if typ == T_BEACON:
             p = proto.open_(None, f)
-            if p is None or len(p) != 3 + proto.PUB_LEN:
+            if p is None or len(p) != 3 + PUB_LEN:
                 return
             pub = p[3:]
             self._listed(mac, gid, p, pub, now)

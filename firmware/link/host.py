@@ -19,7 +19,8 @@ docs/library/espnow.rst:386-387 at v1.28.0; the game needs its own):
   a CPU takes the seat, or drop it (it stops this round and sits out the rest; its
   total stays). A lost guest that comes back (JOIN from the same radio address)
   takes its seat again, with a new key.
-The host saves after every change (`due_save`, taken by the screen: app's store).
+The host saves after every change: `keep(host)` (the screen's: app.store), called in
+poll() before any view of the change goes out.
 """
 try:
     from micropython import const
@@ -31,7 +32,8 @@ from core.dice import Dice
 from core.frenzy import RELAY, ROLL, ROLLING, STOPPED, Game
 from core.frenzy_live import L_DONE, L_ROLL, Live
 from link import proto
-from link.proto import NOBODY, T_BEACON, T_BYE, T_HB, T_JOIN, T_REQ, T_VIEW
+from link.proto import HEAD, MAC_LEN, NOBODY, PUB_LEN, T_BEACON, T_BYE, T_HB, T_JOIN, \
+    T_REQ, T_VIEW
 from link.radio import BROADCAST
 
 K_EMPTY = const(0)
@@ -77,6 +79,7 @@ class Host:
         self.state = S_LOBBY
         self.notes = []  # the last changes' notes, for the screen's sounds and lines
         self.due_save = False
+        self.keep = None  # keep(host): the screen's save, called before views go out
         self.cpu_at = 0
         self.now = 0
         self.beacon_at = -_BEACON_MS
@@ -210,6 +213,11 @@ class Host:
         self._announce()
         self._cpus(now)
         self._announce()
+        if self.due_save and self.keep is not None:
+            # Saved before any guest hears of it: what a view acknowledges survives a
+            # restart of the host.
+            self.due_save = False
+            self.keep(self)
         for s in range(1, 4):
             if self.kind[s] != K_GUEST:
                 continue
@@ -265,9 +273,9 @@ class Host:
             self.acked[s] = v
 
     def _join(self, mac, f, now):
-        if len(f) != proto.HEAD + proto.PUB_LEN + proto.MAC_LEN:
+        if len(f) != HEAD + PUB_LEN + MAC_LEN:
             return
-        pub = bytes(f[proto.HEAD:proto.HEAD + proto.PUB_LEN])
+        pub = bytes(f[HEAD:HEAD + PUB_LEN])
         s = -1
         for i in range(1, 4):
             if self.macs[i] == mac:

@@ -20,7 +20,16 @@ Facts used (MicroPython v1.28.0):
 - Errors are OSError(code, "ESP_ERR_ESPNOW_...") (espnow.rst:617-640): a full peer
   table or buffers are counted and the frame is given up (the game resends).
 """
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
+# Every handheld on one Wi-Fi channel: ESP-NOW peers must share it (espnow.rst:246-250,
+# 836-863: the channel is set on the STA interface, sta.config(channel=...)).
+_CHANNEL = const(1)
 
 
 class Radio:
@@ -29,6 +38,11 @@ class Radio:
         import network
         sta = network.WLAN(network.STA_IF)
         sta.active(True)
+        try:
+            sta.disconnect()  # never an access point's channel (espnow.rst:197-205)
+            sta.config(channel=_CHANNEL)
+        except (OSError, ValueError):
+            pass  # (a port or stand-in without channels)
         self._sta = sta
         e = espnow.ESPNow()
         e.active(True)

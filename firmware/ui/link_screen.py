@@ -29,20 +29,9 @@ from ui.sounds import BANK, FARKLE, NOPE, PENALTY, SELECT, WIN
 _SMALL_DIE = 11
 
 
-def _radio(app):
-    r = getattr(app, "link_radio", None)
-    if r is None:
-        from link.radio import Radio
-        r = app.link_radio = Radio()
-    return r
-
-
 def leave(app):
     """Back to the menu with the radio off."""
-    r = getattr(app, "link_radio", None)
-    if r is not None:
-        r.close()
-        app.link_radio = None
+    app.link_session(None)
     app.menu()
 
 
@@ -68,11 +57,9 @@ class LinkMenu(Screen):
             it = self.items[self.cur]
             try:
                 if it == "HOST":
-                    from link.host import Host
-                    app.show(Lobby(app, Host(_radio(app), app.source)))
+                    app.show(Lobby(app, app.link_session("H")))
                 elif it == "JOIN":
-                    from link.guest import Guest
-                    app.show(Scan(app, Guest(_radio(app), app.source)))
+                    app.show(Scan(app, app.link_session("G")))
                 else:
                     self._continue()
             except ValueError:
@@ -85,11 +72,9 @@ class LinkMenu(Screen):
         app = self.app
         b = self.saved
         if b[0] == ord("H"):
-            from link.host import Host
-            app.show(LiveScreen(app, Host(_radio(app), app.source, saved=b[1:])))
+            app.show(LiveScreen(app, app.link_session("H", b[1:])))
         else:
-            from link.guest import Guest
-            app.show(Scan(app, Guest(_radio(app), app.source, saved=b[1:])))
+            app.show(Scan(app, app.link_session("G", b[1:])))
 
     def draw(self, fb):
         gfx.banner(fb, self.title, 0)
@@ -296,16 +281,19 @@ class LiveScreen(Screen):
     def waiting(self):
         return self.g is not None and self.g.waiting()
 
+    def _keep(self, h):
+        if h.live.g.phase != PH_OVER:
+            self.app.store.save_link(b"H" + h.to_bytes())
+
     # ---- frames -------------------------------------------------------------------
 
     def update(self, q):
         app = self.app
         h = self.h
         if h is not None:
+            if h.keep is None:
+                h.keep = self._keep
             h.poll(app.now)
-            if h.due_save:
-                h.due_save = False
-                app.store.save_link(b"H" + h.to_bytes())
             if self.asking >= 0 and not h.lost >> self.asking & 1:
                 self.asking = -1  # it came back
                 self.dirty = True
@@ -501,11 +489,11 @@ class LiveScreen(Screen):
             self.dirty = True
 
     def _lost_key(self, k):
-        from link.host import LOST_CPU, LOST_DROP, LOST_WAIT
         if k == NEXT or k == PREV:
             self.pick = (self.pick + (1 if k == NEXT else 2)) % 3
         elif k == OK:
-            self.h.settle_lost(self.asking, (LOST_WAIT, LOST_CPU, LOST_DROP)[self.pick])
+            # pick 0 WAIT, 1 CPU, 2 DROP: link.host's LOST_WAIT, LOST_CPU, LOST_DROP
+            self.h.settle_lost(self.asking, self.pick)
             self.asking = -1
             self.pick = 0
         self.dirty = True
