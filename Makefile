@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(VPY) tools/bench.py $(if $(QUICK),--quick)
 	$(VPY) tools/build.py --board esp32_devkit --quiet
 	build/mp32/obj/micropython -X heapsize=512k tools/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
+	$(VPY) tools/bench_link.py $(if $(QUICK),--quick)
 
 cpu-report: $(STAMP)
 	$(VPY) tools/cpu_report.py $(if $(QUICK),--quick)

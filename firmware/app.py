@@ -300,6 +300,8 @@ class App:
     def link_session(self, role, saved=None):
         """LINK GAME's session for ui.link_screen (link.session: the radio and a host or
         guest, loaded only now); role None turns the radio off."""
+        forget(("ui.menu",))  # (its heap goes to the link; app.menu() loads it again)
+        gc.collect()
         from link import session
         return session(self, role, saved)
 

@@ -1,6 +1,12 @@
-"""An in-process air for link tests: radios with link.radio.Radio's four methods and a
-lossy, duplicating, reordering, delaying medium on a clock the test steps."""
+"""An in-process air for link tests and tools/bench_link.py: radios with
+link.radio.Radio's four methods and a lossy, duplicating, reordering, delaying medium
+on a clock the test steps; and Table, a host and its guests on it, each seat played by
+core.cpu_live through its own handheld's session."""
+from core.cpu_live import choose
+from core.frenzy import PH_COMMON, PH_OVER, ROLLING
 from core.seeded import Seeded
+from link.guest import Guest
+from link.host import Host
 
 BROADCAST = b"\xff" * 6
 
@@ -68,3 +74,78 @@ class MemRadio:
     def close(self):
         self.on = False
         self.q = []
+
+
+class Table:
+    """A host (seat 0) and guests, each player played by core.cpu_live through its own
+    handheld (the host's locally, the guests' through requests)."""
+
+    def __init__(self, guests=1, cpus=0, seed=1, **air):
+        self.air = Air(seed=seed, **air)
+        self.host = Host(self.air.radio(), Seeded(seed))
+        self.guests = [Guest(self.air.radio(), Seeded(seed * 10 + i)) for i in range(guests)]
+        self.rng = Seeded(seed + 99)
+        self.cpus = cpus
+        self.next_at = 0
+
+    def tick(self, ms=33):
+        self.air.now += ms
+        now = self.air.now
+        self.host.poll(now)
+        for g in self.guests:
+            if g is not None:
+                g.poll(now)
+
+    def seat_all(self, limit=20000):
+        while self.air.now < limit:
+            self.tick()
+            for g in self.guests:
+                if g.state == 0 and g.hosts:
+                    g.join(0)
+            if all(g.state == 2 for g in self.guests) and \
+                    self.host.players() == len(self.guests) + 1:
+                break
+        for _ in range(self.cpus):
+            assert self.host.add_cpu()
+        self.host.start()
+
+    def play(self, limit=3000000, each=None):
+        while self.air.now < limit:
+            self.tick()
+            if each is not None:
+                each(self)
+            h = self.host  # (a restart makes a new one)
+            lv = h.live
+            if lv.g.phase == PH_OVER:
+                if all(g is None or (g.live is not None and g.live.g.phase == PH_OVER)
+                       for g in self.guests):
+                    return
+                continue
+            if lv.g.phase == PH_COMMON:
+                if self.air.now >= self.next_at:
+                    h.next_round()
+                continue
+            self.next_at = self.air.now + 300
+            if lv.st[0] == ROLLING:
+                d = choose(lv, 0, self.rng)
+                if d is not None:
+                    h.local(d)
+            for g in self.guests:
+                if g is None or g.live is None or g.waiting() or g.host_lost:
+                    continue
+                s = g.seat
+                glv = g.live
+                if glv.g.phase in (PH_COMMON, PH_OVER) or glv.st[s] != ROLLING:
+                    continue
+                d = choose(glv, s, self.rng)
+                if d is not None:
+                    g.ask(d)
+        raise AssertionError("the game did not end")
+
+    def check_same(self):
+        h = self.host.live.g
+        assert h.phase == PH_OVER and h.winner >= 0
+        for g in self.guests:
+            assert g.live.g.totals == h.totals
+            assert g.live.g.winner == h.winner
+            assert g.live.g.round == h.round

@@ -61,6 +61,9 @@ class Guest:
         self.bye = False
         self.now = 0
         self.rejoin = None  # (mac, gid) of a saved seat to take again
+        # Our key pair, made while the list of hosts fills (the slow half of joining);
+        # one per Guest: a restart makes a new one, and with it a new key.
+        self._pair = proto.keypair(source)
         if saved is not None:
             if len(saved) != 10 or saved[0] != _SAVE_V:
                 raise ValueError("not a link guest's save")
@@ -76,7 +79,9 @@ class Guest:
         self._join(h[0], h[1], h[5])
 
     def _join(self, mac, gid, pub):
-        secret, self.mine = proto.keypair(self.src)
+        if self._pair is None:
+            self._pair = proto.keypair(self.src)
+        secret, self.mine = self._pair
         self.key = proto.Key(proto.agree(secret, pub, gid))
         self.mac = mac
         self.gid = gid

@@ -6,8 +6,13 @@ decides as core.cpu_live does.
     --pilot ROLE[:GUESTS[:CPUS[:LOST]]]   ROLE host, join or cont (CONTINUE in LINK
         GAME); a host starts once GUESTS guests joined, after adding CPUS CPUs; LOST:
         its answer to a lost guest (0 WAIT, 1 CPU, 2 DROP)
-    --pilot-log PATH   one line per event: "round N", "seat S", "over T0,T1,.. W"
+    --pilot-log PATH   one line per event: "round N", "seat S", "over T0,T1,.. W", and
+        with each round "frame MEDIAN_US P90_US MAX_US FREE_MIN" (the App's step() time
+        per frame, the least free heap seen after a frame: the bench's figures)
 """
+import gc
+import time
+
 _HOLD = 25
 _GAP = 25
 
@@ -29,6 +34,40 @@ class Pilot:
         self.seat = -1
         from core.seeded import Seeded
         self.rng = Seeded(7)
+        # Made before the heap fence: the figures cost the firmware nothing per frame.
+        self.hist = [0] * 400  # App.step() times, 100 us bins
+        self.t0 = 0
+        self.free = 1 << 30
+        self.longest = 0
+
+    def after(self):
+        """After the App's frame: its time, and the heap left."""
+        if not hasattr(time, "ticks_us"):
+            return
+        us = time.ticks_diff(time.ticks_us(), self.t0)
+        if us > self.longest:
+            self.longest = us
+        self.hist[min(399, us // 100)] += 1
+        f = gc.mem_free()
+        if f < self.free:
+            self.free = f
+
+    def figures(self):
+        h = self.hist
+        n = 0
+        for v in h:
+            n += v
+        out = []
+        for q in (n // 2, n * 9 // 10):
+            k = 0
+            for i in range(400):
+                k += h[i]
+                if k > q:
+                    out.append(i * 100 + 50)
+                    break
+        if len(out) < 2:
+            return "frame 0 0 0 %d" % self.free
+        return "frame %d %d %d %d" % (out[0], out[1], self.longest, self.free)
 
     def say(self, line):
         if self.log is not None:
@@ -36,6 +75,11 @@ class Pilot:
             self.log.flush()
 
     def tick(self, now):
+        """Before the App's frame: a button down or up (or nothing), then the clock."""
+        self._tick(now)
+        self.mark()
+
+    def _tick(self, now):
         sim = self.r.sim
         if self.down is not None:
             if now - self.at >= _HOLD:
@@ -50,6 +94,10 @@ class Pilot:
             sim.press(b)
             self.down = b
             self.at = now
+
+    def mark(self):
+        if hasattr(time, "ticks_us"):
+            self.t0 = time.ticks_us()
 
     def choose(self):
         app = self.r.app
@@ -98,11 +146,13 @@ class Pilot:
         if g.round != self.rnd:
             self.rnd = g.round
             self.say("round %d" % g.round)
+            self.say(self.figures())
         if scr.asking >= 0:
             return "OK" if scr.pick == self.lost else "NEXT"
         if g.phase == 5:  # PH_OVER
             if not self.said_over:
                 self.said_over = True
+                self.say(self.figures())
                 self.say("over %s %d" % (",".join(str(t) for t in g.totals), g.winner))
             return None
         if g.phase == 0:  # PH_COMMON: the host starts the next round

@@ -226,6 +226,16 @@ class Runner:
         self.sleeping = False
         self.boots = 0
         self.pilot = None
+        try:
+            import os
+            radio = os.getenv("POCKET_RADIO")
+        except (ImportError, AttributeError):
+            radio = None
+        if radio:
+            # The ESP-NOW stand-in (tools/sim/espnow.py) loads before the heap fence, as
+            # machine.py does: on the device espnow and network are built in.
+            import espnow  # noqa: F401
+            import network  # noqa: F401
         if opts["pilot"]:  # a player at the buttons (link games: tools/sim/link_pilot.py)
             from link_pilot import Pilot
             self.pilot = Pilot(self, opts["pilot"], opts["pilot-log"])
@@ -471,6 +481,8 @@ class Runner:
             if self.pilot is not None:
                 self.pilot.tick(now)
             self.step(now)
+            if self.pilot is not None:
+                self.pilot.after()
             self.publish()
             if boots != self.boots:  # rebooted: its clock starts again at 0
                 now = nxt = _ticks_ms()
