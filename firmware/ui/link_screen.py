@@ -29,6 +29,17 @@ from ui.sounds import BANK, FARKLE, NOPE, PENALTY, SELECT, WIN
 _SMALL_DIE = 11
 
 
+def _choices(fb, items, cur, y, step):
+    """A list of choices, the one under the cursor marked and inverted (as the menu)."""
+    for i in range(len(items)):
+        if i == cur:
+            gfx.arrow(fb, 2, y)
+            gfx.label(fb, items[i], 7, y - 1)
+        else:
+            gfx.text(fb, items[i], 8, y)
+        y += step
+
+
 def leave(app):
     """Back to the menu with the radio off."""
     app.link_session(None)
@@ -62,11 +73,15 @@ class LinkMenu(Screen):
                     app.show(Scan(app, app.link_session("G")))
                 else:
                     self._continue()
-            except ValueError:
+            except (ValueError, IndexError):
+                app.link_session(None)
                 app.store.clear_link()  # a save that does not load never traps anyone
                 app.say("LINK GAME WAS DAMAGED")
                 self.__init__(app)
                 self.dirty = True
+            except (OSError, MemoryError):
+                app.link_session(None)  # (the radio, or room for it, is missing)
+                app.say("THE RADIO DID NOT START", "NO LINK GAME NOW")
 
     def _continue(self):
         app = self.app
@@ -78,14 +93,7 @@ class LinkMenu(Screen):
 
     def draw(self, fb):
         gfx.banner(fb, self.title, 0)
-        y = 20
-        for i in range(len(self.items)):
-            if i == self.cur:
-                gfx.arrow(fb, 4, y)
-                gfx.label(fb, self.items[i], 10, y - 1)
-            else:
-                gfx.text(fb, self.items[i], 11, y)
-            y += 10
+        _choices(fb, self.items, self.cur, 20, 10)
 
 
 class Lobby(Screen):
@@ -222,14 +230,7 @@ class Scan(Screen):
         if not self.lines:
             gfx.center(fb, "LOOKING FOR HOSTS...", 28, 1)
             return
-        y = 16
-        for i in range(len(self.lines)):
-            if i == self.cur:
-                gfx.arrow(fb, 2, y)
-                gfx.label(fb, self.lines[i], 7, y - 1)
-            else:
-                gfx.text(fb, self.lines[i], 8, y)
-            y += 9
+        _choices(fb, self.lines, self.cur, 16, 9)
 
 
 class LiveScreen(Screen):
