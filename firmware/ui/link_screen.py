@@ -386,8 +386,7 @@ class LiveScreen(Screen):
                 if not self.over:
                     self.over = True
                     app.play(WIN)
-                    if self.h is not None:
-                        app.store.clear_link()
+                    app.store.clear_link()  # over: nothing to continue, here or there
             else:
                 self.t_line1 = "ROUND %d DONE" % (g.round - 1)
         else:
