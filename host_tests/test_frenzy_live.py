@@ -3,10 +3,10 @@
 after every step it ends as core.frenzy's Lockstep does (the engine stays the one
 source of truth); a fill stops the others at its announcement, fills of one batch all
 go on; illegal decisions change nothing; saves load back to the same bytes."""
-from core.dice import TWOX, WILD, Dice
-from core.frenzy import DECLARE, FARKLED, LOCKSTEP, OUT, PH_COMMON, PH_DECIDE, \
-    PH_OVER, PH_ROLL, PH_TAKE, PH_WILD, RELAY, ROLL, ROLLING, STOP, STOPPED, TAKE, Game
-from core.frenzy_live import L_DECIDE, L_DONE, L_ROLL, L_TAKE, L_WILD, Live
+from core.dice import TWOX, WILD
+from core.frenzy import DECLARE, FARKLED, LOCKSTEP, PH_COMMON, PH_DECIDE, \
+    PH_OVER, PH_ROLL, RELAY, ROLL, ROLLING, STOP, STOPPED, TAKE, Game
+from core.frenzy_live import L_DECIDE, L_TAKE, L_WILD, Live
 from core.seeded import Seeded
 
 

@@ -34,7 +34,7 @@ def choose(live, s, rng=None):
         return DECLARE | best
     if ph == L_TAKE:
         left0 = 5 - live.riser[s]
-        best = None
+        best = 0
         top = -1
         for m, p in selections_of(live.rolled[s], live.nrolled[s], live.usable(s), live.t):
             left = left0 - dice_in(m)

@@ -71,6 +71,8 @@ class Guest:
 
     def to_bytes(self):
         """The guest's save: the host's radio address, the game id, the seat."""
+        if self.mac is None:
+            raise ValueError("not joined")
         return bytes((_SAVE_V,)) + self.mac + bytes((self.gid >> 8, self.gid & 0xFF, self.seat))
 
     def join(self, i):

@@ -57,6 +57,10 @@ _SAVE_V = const(1)
 
 
 class Host:
+    # Set by __init__ (annotations only: no code on the device).
+    macs: list
+    keys: list
+
     def __init__(self, radio, source, ones=300, saved=None):
         self.radio = radio
         self.src = source
@@ -296,7 +300,7 @@ class Host:
                 self._pubs = {}
             self._pubs[pub] = k
         key = self.keys[s] if self.macs[s] == mac and self.keys[s] is not None \
-            and getattr(self.keys[s], "pub", None) == pub else proto.Key(k)
+            and self.keys[s].pub == pub else proto.Key(k)
         if proto.open_(key, f) is None:
             return
         if self.keys[s] is not key:

@@ -94,6 +94,7 @@ def code(pub):
 
 class Key:
     """One pair's key: its HMAC pads made once, the sequence numbers both ways."""
+    pub: "bytes | None"  # (an annotation only: no code on the device)
 
     def __init__(self, key):
         k = bytearray(64)
@@ -102,6 +103,7 @@ class Key:
         self._o = bytes(b ^ 0x5C for b in k)
         self.tx = 0  # the last sequence number sealed
         self.rx = 0  # the last sequence number accepted
+        self.pub = None  # the other side's public value it was agreed with (link.host)
 
     def mac(self, data, n):
         h = hashlib.sha256(self._i)

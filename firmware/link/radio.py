@@ -87,7 +87,7 @@ class Radio:
         except (OSError, ValueError):
             self.errors += 1
             return None, None
-        if mac is None:
+        if mac is None or msg is None:
             return None, None
         self.got += len(msg)
         return bytes(mac), bytes(msg)

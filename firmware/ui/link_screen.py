@@ -540,12 +540,12 @@ class LiveScreen(Screen):
             if tumbling and i < lv.to_roll(s):
                 gfx.die(fb, x, 9, (self.app.frame + i) % 6 + 1)
             elif ph in (L_TAKE, L_WILD) and i < n:
-                gfx.die(fb, x, 9, lv.rolled[s][i], 17, self.sel >> i & 1)
+                gfx.die(fb, x, 9, lv.rolled[s][i], 17, self.sel >> i & 1 == 1)
             elif i >= 5 - lv.riser[s] or ph == L_DONE:
                 gfx.box(fb, x + 4, 13, 9, 9)  # on the riser (or not rolled)
         if ph == L_TAKE:
             if lv.usable(s):
-                gfx.die(fb, 106, 13, lv.usable(s), _SMALL_DIE, self.sel & COMMON_BIT)
+                gfx.die(fb, 106, 13, lv.usable(s), _SMALL_DIE, self.sel & COMMON_BIT != 0)
             c = self.cur
             x = 1 + 21 * c + 5 if c < n else (108 if c == n and lv.usable(s) else 0)
             if c < n or (c == n and lv.usable(s)):
