@@ -97,8 +97,9 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # forgotten on every return to the menu. A game start also forgets the menu itself
 # (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
-                 "store_check", "ui.link_screen", "link.host", "link.guest", "link.proto",
-                 "link.radio", "link", "core.frenzy_live", "core.cpu_live")
+                 "store_check", "ui.link_lobby", "ui.link_screen", "link.host",
+                 "link.guest", "link.proto", "link.radio", "link", "core.frenzy_live",
+                 "core.cpu_live")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
@@ -298,10 +299,13 @@ class App:
         return True
 
     def link_session(self, role, saved=None):
-        """LINK GAME's session for ui.link_screen (link.session: the radio and a host or
-        guest, loaded only now); role None turns the radio off."""
-        forget(("ui.menu",))  # (its heap goes to the link; app.menu() loads it again)
+        """LINK GAME's session for ui.link_lobby (link.session: the radio and a host or
+        guest, loaded only now; ui.menu is forgotten, app.menu() loads it again); role
+        None turns the radio off; "play": the live round shows, the lobby goes."""
+        forget(("ui.link_lobby",) if role == "play" else ("ui.menu",))
         gc.collect()
+        if role == "play":
+            return None
         from link import session
         return session(self, role, saved)
 

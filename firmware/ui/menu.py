@@ -223,7 +223,7 @@ def choose(app, item):
         from ui.setup import Setup
         app.show(Setup(app, row))
     elif item == "LINK GAME":
-        from ui.link_screen import LinkMenu
+        from ui.link_lobby import LinkMenu
         app.show(LinkMenu(app))
     elif item == "SETTINGS":
         from ui.settings import Settings

@@ -143,6 +143,8 @@ class _ESPNow:
         self._held = []  # (due ms, mac, msg): on the air to us
         self._ring = []  # (mac, msg): in the receive buffer
         self._used = 0
+        self._out = bytearray(ADDR_LEN + MAX_DATA_LEN)
+        self._addr = {}
         self._stats = [0, 0, 0, 0, 0]
         self._air = _Air(_cfg["seed"] * 31 + _cfg["id"])
         self.peers_table = {}
@@ -157,6 +159,9 @@ class _ESPNow:
             s.bind(socket.getaddrinfo("127.0.0.1", _cfg["base"] + _cfg["id"])[0][-1])
             s.setblocking(False)
             self._sock = s
+            import select
+            self._poller = select.poll()
+            self._poller.register(s, select.POLLIN)
             self._ring = []
             self._used = 0
             self._held = []
@@ -263,10 +268,15 @@ class _ESPNow:
                 ports = []
             lost = self._air.pct() < _cfg["loss"]
             if not lost:
+                out = self._out
+                out[:ADDR_LEN] = me
+                out[ADDR_LEN:ADDR_LEN + len(msg)] = msg
                 for p in ports:
+                    a = self._addr.get(p)
+                    if a is None:
+                        a = self._addr[p] = socket.getaddrinfo("127.0.0.1", _cfg["base"] + p)[0][-1]
                     try:
-                        self._sock.sendto(me + msg, socket.getaddrinfo(
-                            "127.0.0.1", _cfg["base"] + p)[0][-1])
+                        self._sock.sendto(memoryview(out)[:ADDR_LEN + len(msg)], a)
                     except OSError:
                         pass  # nobody listens there: the air carries it nowhere
             self._stats[1] += 1
@@ -283,12 +293,13 @@ class _ESPNow:
         s = self._sock
         air = self._air
         now = _ms()
-        while True:
+        while self._ready():
+            # Asked first (ipoll: no allocation), so nothing is allocated while nothing
+            # arrives: the device's receive path is C, outside the firmware's heap.
             try:
-                got = s.recvfrom(512)
+                d = s.recv(ADDR_LEN + MAX_DATA_LEN + 6)
             except OSError:
                 break
-            d = got[0]
             if len(d) < ADDR_LEN:
                 continue
             n = 2 if air.pct() < _cfg["dup"] else 1
@@ -306,6 +317,14 @@ class _ESPNow:
                 self._arrive(mac, msg)
             else:
                 i += 1
+
+    def _ready(self):
+        p = self._poller
+        if hasattr(p, "ipoll"):
+            for _ in p.ipoll(0):
+                return True
+            return False
+        return bool(p.poll(0))
 
     def _arrive(self, mac, msg):
         # modespnow.c:576: the frame is dropped when it does not fit the ring.
