@@ -16,7 +16,6 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
-	@echo "make sim LINK=3 [STATION=k PILOTS=0] [AIR=loss=20]  a LINK GAME of linked handhelds (tools/sim_link.py)"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
@@ -26,6 +25,7 @@ help:
 	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
+	@echo "make sim LINK=3 [STATION=k PILOTS=0] [AIR=loss=20]  a LINK GAME of linked handhelds (tools/sim_link.py)"
 
 venv: $(STAMP)
 $(STAMP): tools/requirements.txt

@@ -71,8 +71,9 @@ class LinkMenu(Screen):
                 app.say("LINK GAME WAS DAMAGED")
                 self.__init__(app)
                 self.dirty = True
-            except (OSError, MemoryError):
-                app.link_session(None)  # (the radio, or room for it, is missing)
+            except (OSError, MemoryError, ImportError):
+                # No radio on this port (the browser's), or it failed, or no room for it.
+                app.link_session(None)
                 app.say("THE RADIO DID NOT START", "NO LINK GAME NOW")
 
     def _continue(self):
