@@ -92,3 +92,32 @@ def test_a_radio_that_does_not_start_is_said():
         espnow.ESPNow = real
     assert r.app.screen.NAME == "link" and r.app.notice == "THE RADIO DID NOT START"
     assert r.app.link_radio is None
+
+
+def test_a_fill_elsewhere_stops_you_with_its_own_sound_and_says_who():
+    from ui.sounds import PENALTY
+    r = _rig("link_fill")
+    r.press(OK)  # HOST
+    r.press(NEXT)
+    r.press(OK)  # ADD CPU (GREEN)
+    r.press(NEXT)
+    h = r.app.screen.h
+    h.cpu_at = 10 ** 9  # the CPU waits: this test plays its seat
+    r.press(OK)  # START
+    live = r.app.screen
+    heard = []
+    play = r.app.play
+    r.app.play = lambda snd=0x1A1C: heard.append(snd) or play(snd)
+    r.press(OK)  # RED rolls (a short tumble), then sets nothing aside yet
+    r.wait(700)
+    lv = h.live
+    assert lv.st[0] == 0 and lv.ph[0] == 2  # rolled, setting dice aside (seeded dice)
+    lv.apply(1, 0x200, (1, 1, 1, 5, 5))  # GREEN rolls and fills the riser
+    lv.apply(1, 0x400 | 0x1F)
+    h._announce()
+    h._changed()
+    r.step(2)
+    assert lv.st[0] == 1 and lv.by[0] == 2  # RED stopped by GREEN
+    assert PENALTY in heard
+    assert r.app.notice == "GREEN FILLED:" and r.app.notice2.startswith("YOU STOP WITH")
+    assert live.msg.startswith("BANKED")
