@@ -27,7 +27,7 @@ def start_pilots(args, mp, firmware):
     procs = []
     root = os.path.abspath(args.root)
     for sid in range(1, args.link):
-        fs = os.path.abspath(args.fs) + "-link%d" % sid
+        fs = os.path.join(root, "build", "sim-link", "station%d" % sid)  # (git ignores build/)
         os.makedirs(fs, exist_ok=True)
         cmd = [mp, os.path.join(root, "tools", "sim", "simrun.py"), "--root", root,
                "--board", args.board, "--fs", fs, "--pilot", "join"]
