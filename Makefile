@@ -31,6 +31,7 @@ help:
 	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
+	@echo "make sim LINK=3 [STATION=k PILOTS=0] [AIR=loss=20]  a LINK GAME of linked handhelds (tools/sim_link.py)"
 
 venv: $(STAMP)
 $(STAMP): tools/requirements.txt
@@ -54,7 +55,7 @@ web-shots: $(STAMP) $(WEB_STAMP)
 	$(VPY) tools/web_shots.py --site build/web --out tools/screenshots
 
 sim: $(STAMP)
-	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))
+	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD)) $(if $(LINK),--link $(LINK) $(if $(STATION),--station $(STATION)) $(if $(PILOTS),--pilots $(PILOTS)) $(if $(AIR),--air $(AIR)))
 
 test: $(STAMP)
 	@if command -v npm > /dev/null; then $(MAKE) --no-print-directory web-deps; fi
@@ -69,6 +70,7 @@ bench: $(STAMP)
 	@if command -v npm > /dev/null; then $(MAKE) --no-print-directory web-deps && $(VPY) tools/web_bench.py $(if $(QUICK),--quick); fi
 	$(VPY) tools/build.py --board esp32_devkit --quiet
 	build/mp32/obj/micropython -X heapsize=512k tools/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
+	$(VPY) tools/bench_link.py $(if $(QUICK),--quick)
 
 cpu-report: $(STAMP)
 	$(VPY) tools/cpu_report.py $(if $(QUICK),--quick)

@@ -88,7 +88,7 @@ def _prompt(scr):
 def _args(argv):
     opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
             "frame-ms": "0", "seed": "", "script": "", "budget": "0",
-            "firmware": "", "prompt": "0"}
+            "firmware": "", "prompt": "0", "pilot": "", "pilot-log": ""}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -225,6 +225,20 @@ class Runner:
         self.crashes = []
         self.sleeping = False
         self.boots = 0
+        self.pilot = None
+        try:
+            import os
+            radio = os.getenv("POCKET_RADIO")
+        except (ImportError, AttributeError):
+            radio = None
+        if radio:
+            # The ESP-NOW stand-in (tools/sim/espnow.py) loads before the heap fence, as
+            # machine.py does: on the device espnow and network are built in.
+            import espnow  # noqa: F401
+            import network  # noqa: F401
+        if opts["pilot"]:  # a player at the buttons (link games: tools/sim/link_pilot.py)
+            from link_pilot import Pilot
+            self.pilot = Pilot(self, opts["pilot"], opts["pilot-log"])
 
     def fence(self):
         """With --budget N: keep exactly N bytes of heap free for the firmware by
@@ -467,7 +481,11 @@ class Runner:
             if _ticks_diff(now, nxt) < 0:
                 continue
             boots = self.boots
+            if self.pilot is not None:
+                self.pilot.tick(now)
             self.step(now)
+            if self.pilot is not None:
+                self.pilot.after()
             self.publish()
             if boots != self.boots:  # rebooted: its clock starts again at 0
                 now = nxt = _ticks_ms()
