@@ -104,7 +104,7 @@ _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room"
 _BOOT_MODULES = ("hal.wiring", "crashlog", "store_check", "guard")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "ui.shakeup_cpu", "ui.frenzy_cpu", "core.cpu_shakeup",
-                "core.cpu_frenzy", "core.data")
+                "core.cpu_frenzy", "core.data", "ui.cpu_fault")
 
 
 def forget(names):
@@ -182,6 +182,7 @@ class App:
         self.notice2 = None
         self._notice_t = 0
         self._bar = False  # a notice to draw over the frame on the panel (say())
+        self.warned = False  # the notice is a warning (warn()): nothing replaces it
         self._told_sensor = False
         self.unsaved = False  # the last save of the game failed (see save())
         self._pending = None  # a decision's save, written at the frame's end (save())
@@ -237,7 +238,9 @@ class App:
         """A notice over the bottom lines for _NOTICE_MS. It is drawn over the frame on
         the panel (step(): the bar alone when the screen has nothing else to redraw; a
         CPU says a line at each step), except where a shorter bar replaces a taller
-        one, whose top rows the screen draws again."""
+        one, whose top rows the screen draws again. Not while a warning shows."""
+        if self.warned:
+            return
         tall = self.notice2
         self.notice = line1
         self.notice2 = line2
@@ -245,6 +248,14 @@ class App:
         self._bar = True
         if tall is not None and line2 is None and self.screen is not None:
             self.screen.dirty = True
+
+    def warn(self, line1, line2=None):
+        """A notice the player must read (a save failed, a CPU plays weaker): no
+        other notice replaces it for its _NOTICE_MS, and the CPUs wait meanwhile
+        (ui.cpu_turn)."""
+        self.warned = False
+        self.say(line1, line2)
+        self.warned = True
 
     def draw_notice(self, fb):
         """The notice: a white bar over the bottom lines, 1 px black above it."""
@@ -329,7 +340,7 @@ class App:
             return None  # over: its save goes at the frame's end
         p = self._pending
         if p is not None and self.unsaved:
-            self._write()  # saves fail (the flash is full): say what the file keeps
+            self._write()  # saves fail (the flash is full): the store keeps it in RAM
             p = None
         if p is None and self.store.has_game():
             p = self.store.load_game()
@@ -355,18 +366,21 @@ class App:
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
             return
-        # A save that cannot be written (the flash is full) is said once, at once;
-        # every decision tries again, and the first that is written says so.
+        # A save that cannot be written (the flash is full) is said once, at once, as
+        # a warning (read in full, no CPU line over it), and marked on the panel while
+        # saves fail (step()); every decision tries again (the store keeps the game in
+        # RAM meanwhile), and the first that is written says so.
         if ok:
             if self.unsaved:
                 self.unsaved = False
+                self.screen.dirty = True  # the mark goes
                 self.say("SAVED AGAIN")
         else:
             st.problem = had  # told here, not again at the menu
             if self.unsaved:
                 return
             self.unsaved = True
-            self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
+            self.warn("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
 
     def finish(self, kind, game, best_round=0, total=0):
         """The game is over: the stats counted and saved, the save cleared (resident
@@ -393,6 +407,7 @@ class App:
             forget(_CPU_MODULES)
             forget(_MENU_SCREENS)
             gc.collect()
+            self.store.commit()  # a game's end the full flash kept off it: room now?
             from ui.menu import show_menu  # the menu level: forgotten when a game starts
             show_menu(self)
             return
@@ -401,6 +416,9 @@ class App:
         forget(_MENU_SCREENS)
         gc.collect()
         tries = 2 if g < 0 else 1
+        if g < 0:
+            from watch import again
+            again()  # a crash soon after this Continue counts on (guard: never a loop)
         while True:
             try:
                 from ui.launch import launch
@@ -524,6 +542,7 @@ class App:
             # What the bar covered (from y 54, or 47 with two lines) is drawn again.
             scr.dirty = mark(scr.dirty, scr.uncover(47 if self.notice2 else 54))
             self.notice = self.notice2 = None
+            self.warned = False
         if scr.dirty or self._bar:
             self._bar = False
             fb = self.display.fb
@@ -537,6 +556,9 @@ class App:
                 scr.dirty = False
             if self.notice is not None:
                 self.draw_notice(fb)
+            if self.unsaved:  # saves fail: a mark at the top's middle while they do
+                fb.fill_rect(54, 0, 20, 8, 0)
+                gfx.label(fb, "FULL", 55, 0)
             # Display.show() never raises: a panel that stopped answering sets ok=False
             # and power.drive_display() brings it back.
             self.display.show()
