@@ -22,10 +22,12 @@ if __name__ == "__main__":  # run from the repository root, as the tests are
         sys.path.insert(0, _p)
 
 import store  # noqa: E402
+from store import _exists  # noqa: E402
 from checks import rmtree, tmpdir
 from core import games
 from lfs_rig import Lfs
 import ui_rig
+from test_never_lose import _main, _sim, _text
 from test_ui_cpu import Log, _start, play
 from ui import frenzy_screen as fs
 from ui import shakeup_screen as ss
@@ -111,43 +113,6 @@ class _Fail(BaseException):
     """A check that failed inside a boot (main.py's guard must not take it for a crash)."""
 
 
-def _sim():
-    import machine
-    return machine.SIM
-
-
-def _text(path):
-    f = open(path)
-    try:
-        return f.read()
-    finally:
-        f.close()
-
-
-def _exists(path):
-    import os
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _main(root, board):
-    """Boot the way the device does: firmware/main.py, the guard's root at root."""
-    import guard
-    sys.modules.pop("board", None)
-    sys.modules["board"] = board
-    saved = guard.ROOT
-    guard.ROOT = root
-    guard.WAIT_MS = 0
-    try:
-        exec(_text("firmware/main.py"), {"__name__": "main"})
-    finally:
-        guard.ROOT = saved
-        sys.modules.pop("board", None)
-
-
 class _BootRig(ui_rig.Rig):
     """The rig's helpers around the App a boot made; tables re-applied every frame."""
 
@@ -165,6 +130,24 @@ class _BootRig(ui_rig.Rig):
                 self.tables.apply()
             self.t += ui_rig.FRAME
             self.app.step(self.t)
+
+
+def _play_n(r, log, k):
+    """k more steps of play (a human's press, or a frame while a CPU plays)."""
+    n = [0]
+
+    def until(r):
+        n[0] += 1
+        return n[0] > k
+    play(r, log, k + 10, until)
+
+
+def _shakeup_vs_cpu(name, seed, root, level):
+    """A rig on root: at the menu, then a Shake Up game, RED against a CPU of level."""
+    r = ui_rig.Rig(name, seed=seed, fs=root)
+    ui_rig.at_menu(r)
+    ui_rig.setup_game(r, "SHAKE UP", 2, (0, level))
+    return r, Log()
 
 
 def _cpu_to_think(r):
@@ -231,12 +214,7 @@ def _boots(root, tables, frames, most=10):
                 self.screen.cur = 0
                 r.press(OK)
             if r.screen in ("shakeup", "frenzy", "pass"):
-                n = [0]
-
-                def until(r):
-                    n[0] += 1
-                    return n[0] >= frames
-                play(r, Log(), frames + 10, until)
+                _play_n(r, Log(), frames)
         except AssertionError as e:
             raise _Fail(str(e))
         raise _Stop()
@@ -388,12 +366,7 @@ def test_part1_a_bug_in_a_cpu_plays_it_a_level_lower():
         C.think = broken
         import core.cpu_shakeup
         core.cpu_shakeup.think = broken
-        n = [0]
-
-        def until(r):
-            n[0] += 1
-            return n[0] > 600
-        play(r, Log(), 700, until)
+        _play_n(r, Log(), 600)
     finally:
         C.think = real
     assert said[:2] == [("GREEN PLAYS AS NORMAL", "HARD CPU FAILED"),
@@ -472,19 +445,9 @@ def _mark_shown(app):
 def test_part2_full_flash_warning_read_mark_and_back_continue():
     fsys = Lfs(24)
     try:
-        r = ui_rig.Rig("nl3full", seed=4, fs=fsys.root)
+        r, log = _shakeup_vs_cpu("nl3full", 4, fsys.root, 2)
         app = r.app
-        ui_rig.at_menu(r)
-        ui_rig.setup_game(r, "SHAKE UP", 2, (0, 2))
-        log = Log()
-        n = [0]
-
-        def frames(k):
-            def until(r):
-                n[0] += 1
-                return n[0] >= k
-            return until
-        play(r, log, 400, frames(300))
+        _play_n(r, log, 300)
         kept = _disk(fsys.root)
         assert kept == _shown(app) or app.screen.NAME != "shakeup"
         fsys.fill()
@@ -504,8 +467,7 @@ def test_part2_full_flash_warning_read_mark_and_back_continue():
                     t_warn.append(r.t)
             if t_warn and r.t - t_warn[0] > 4000:
                 break
-            n[0] = 0
-            play(r, log, 5, frames(2))
+            _play_n(r, log, 1)
         assert t_warn, "no warning"
         # Read in full: on the panel at least 2.5 s, no CPU line over it.
         assert shown[-1] - shown[0] >= 2400 and len(shown) >= 70, (len(shown), shown[:3])
@@ -531,8 +493,7 @@ def test_part2_full_flash_warning_read_mark_and_back_continue():
         fsys.free()
         before = app.store.writes
         for _ in range(400):
-            n[0] = 0
-            play(r, log, 5, frames(2))
+            _play_n(r, log, 1)
             if app.store.writes > before:
                 break
         r.step(2)
@@ -545,17 +506,9 @@ def test_part2_full_flash_warning_read_mark_and_back_continue():
 def test_part2_game_finished_while_full_counted_once_when_room_returns():
     fsys = Lfs(24)
     try:
-        r = ui_rig.Rig("nl3fin", seed=6, fs=fsys.root)
+        r, log = _shakeup_vs_cpu("nl3fin", 6, fsys.root, 1)
         app = r.app
-        ui_rig.at_menu(r)
-        ui_rig.setup_game(r, "SHAKE UP", 2, (0, 1))
-        log = Log()
-        n = [0]
-
-        def until(r):
-            n[0] += 1
-            return n[0] >= 200
-        play(r, log, 300, until)
+        _play_n(r, log, 200)
         fsys.fill()
         play(r, log)                                  # to its end, the flash full
         assert log.winner >= 0
