@@ -291,7 +291,10 @@ class Runner:
         else:
             self.app = App(self.board, fs_root=self.fs)
         store = getattr(self.app, "store", None)
-        if resume and store is not None and store.has_game():
+        if resume == 2 and store is not None and store.has_game():
+            from ui.crashed import Crashed  # as main.py: crashed on each resume, ask
+            self.app.show(Crashed(self.app))
+        elif resume and store is not None and store.has_game():
             self.app.resume()
 
     def crashed(self, e):
