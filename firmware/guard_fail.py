@@ -57,9 +57,10 @@ def failed(exc, display, board, started, root, wait_ms):
         import sys
         w = sys.modules.get("hal.wiring")
         display = getattr(w, "made", None)  # the panel worked before the error came
-        if display is not None and w.at is not None:
+        field = getattr(w, "at", None)  # None: the profile was read whole
+        if display is not None and field is not None:
             crash_log(root, exc)
-            show_profile_error(display, w.at, exc)
+            show_profile_error(display, field, exc)
             return  # main.py ends: the REPL, the panel saying what to fix
     if display is None and board is not None:
         error_beeps(board)  # nothing can be shown: say it with the buzzer
