@@ -93,18 +93,18 @@ _NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
 
-# The screens the menu opens (and the stats' checks, which the stats screen loads):
-# forgotten on every return to the menu. A game start also forgets the menu itself
-# (which keeps its cursor while it is up).
+# The screens the menu opens (and the stats' checks, which the stats screen loads, and
+# the HARD tables' check, which the setup does): forgotten on every return to the menu.
+# A game start also forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
-                 "store_check")
+                 "ui.crashed", "store_check", "core.data", "core.data_check")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
 _BOOT_MODULES = ("hal.wiring", "crashlog", "store_check", "guard")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "ui.shakeup_cpu", "ui.frenzy_cpu", "core.cpu_shakeup",
-                "core.cpu_frenzy", "core.data", "ui.cpu_fault")
+                "core.cpu_frenzy", "core.data", "core.data_check", "ui.cpu_fault")
 
 
 def forget(names):
@@ -124,6 +124,8 @@ def forget(names):
 
 
 class App:
+    forget = staticmethod(forget)  # for the screens: code they load for a moment
+
     # Set by __init__ (annotations only: no code, no heap on the device).
     board: object
     dev: "Devices"

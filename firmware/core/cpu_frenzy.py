@@ -40,8 +40,8 @@ number 0 = 2X, 1-6; row (n - 1) * 2 + u) of 4 bytes: the byte offset of the row'
 entries (uint16 little-endian), how many gains, how many off-sheet values; then the
 entries, uint16 little-endian in quarter points: the gains for T = 0, 50, ... (past
 them rolling no longer pays: V = T), then V itself below the entry, off the sheet;
-at the end the trailer core.data checks before HARD is offered or used. A value past
-_MAXQ is refused (ValueError), as core.data.Table refuses a read outside the file.
+at the end the trailer core.data_check checks before HARD is offered or used. A read
+past the file's end or a value past _MAXQ is refused (ValueError).
 
 NORMAL takes the selection with the most points plus a fixed worth per die left to
 roll, and banks at a threshold per dice left (higher with the Common Die still to
@@ -154,6 +154,8 @@ class _Table:
     def __init__(self, f, ones, num, entry):
         f.seek(((0 if ones == 300 else 7) + num) * _HEAD)
         self.head = f.read(_HEAD)  # this number's 10 rows of the header
+        if len(self.head) != _HEAD:
+            raise ValueError("HARD table: short read")
         self.f = f
         self.entry = entry
 
@@ -173,8 +175,10 @@ class _Table:
         f = self.f
         f.seek(o)
         d = f.read(2)
+        if len(d) != 2:  # past the file's end: a damaged table (the CPU's turn catches it)
+            raise ValueError("HARD table: short read")
         x = d[0] | d[1] << 8
-        if x > _MAXQ:  # no play gives it: a damaged table (the CPU's turn catches it)
+        if x > _MAXQ:  # no play gives it: a damaged table
             raise ValueError("HARD table: value out of range")
         x /= 4
         return x if off else t * 50 + x

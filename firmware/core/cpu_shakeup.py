@@ -16,7 +16,8 @@ wins a 2-player game under optimal play by both, as uint16 little-endian (65535 
 1), at index ((spots * 56 + rank(mover)) * 56 + rank(opponent)); rank() numbers
 the 56 ways to put 5 pawns on levels 1-3 and SAFE. Entries where a player has 5
 SAFE pawns are conventions (opponent all SAFE: 0, else mover all SAFE: 65535).
-The file ends with the trailer core.data checks before HARD is offered or used.
+The file ends with the trailer core.data_check checks before HARD is offered or used;
+a read past the file's end is refused (ValueError).
 
 HARD and NORMAL play a turn's holds with the same turn DP: given what each end of
 the turn is worth (BIG on shake 1, BIG on shake 2/3, MOVE, PAIR, NONE), it finds
@@ -96,7 +97,7 @@ def lookup(table, spots, mover, opponent):
     """V(mover, opponent) from the table, 0-65535: one seek, one 2-byte read."""
     table.seek(index(spots, mover, opponent) * 2)
     d = table.read(2)
-    if len(d) != 2:  # (core.data.Table refuses it first)
+    if len(d) != 2:  # past the file's end: a damaged table (the CPU's turn catches it)
         raise ValueError("HARD table: short read")
     return d[0] | d[1] << 8
 

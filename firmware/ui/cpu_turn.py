@@ -171,6 +171,7 @@ class CpuTurn:
             try:
                 if skill == 2 and self.table is None:
                     self.table = mod.open_table()  # None: missing or damaged (core.data)
+                    app.forget(("core.data", "core.data_check"))  # the check's code
                     if self.table is None:
                         raise ValueError("HARD table: missing or damaged")
                 d = yield from self._run(mod.think(g, skill, rng=app.source,
