@@ -7,6 +7,7 @@ package("core", files=[
     "cpu_frenzy.py",
     "cpu_shakeup.py",
     "data.py",
+    "data_check.py",
     "dice.py",
     "frenzy.py",
     "frenzy_load.py",
