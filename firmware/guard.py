@@ -127,7 +127,7 @@ def boot(root="/"):
     if n:
         if n <= MAX_TRIES or cause == 1:  # resuming, or hung again: keep counting
             _write_mark(root, WATCH, n)  # a watchdog reset in the next 30 s counts on
-        watch.pending = _path(root, WATCH)  # (asking: written at a TRY AGAIN)
+            watch.pending = _path(root, WATCH)
         return True if n <= MAX_TRIES else ASK
     return cause == 2
 

@@ -50,19 +50,10 @@ class Fed:
 
 def again():
     """A Continue (app._go): the quick window starts again from it, so a crash soon
-    after a Continue the player chose counts on from the boot's count (and its watch
-    mark is written, for a hang)."""
+    after a Continue the player chose (ui.crashed's TRY AGAIN) counts on from the
+    boot's count."""
     global since
     since = ticks_ms()
-    if pending is not None and count:
-        try:
-            f = open(pending, "wb")
-            try:
-                f.write(bytes((min(count, 255),)))
-            finally:
-                f.close()
-        except OSError:
-            pass
 
 
 def arm():
