@@ -490,15 +490,10 @@ class Store:
             self._save(GAME, _T_FIN, bytes(ba))  # failing (full), the last save stays
         return self._commit()
 
-    def commit(self):
-        """A finished game's count not yet on flash (the flash was full): written now
-        if it fits (the app tries at every return to the menu; every save tries too).
-        True when nothing is left to commit."""
-        return self._commit()
-
     def _commit(self):
         """Write the stats a finished game counted, then forget its save (or finished
-        record). True when nothing is left to commit."""
+        record). True when nothing is left to commit. As commit(): the app tries at
+        every return to the menu (the flash was full: room now?); every save tries."""
         ba = self._fin
         if ba is None:
             return True
@@ -507,3 +502,5 @@ class Store:
         self._fin = None
         self.clear_game()
         return True
+
+    commit = _commit
