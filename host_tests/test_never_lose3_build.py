@@ -97,6 +97,7 @@ def run_case(built, kind, damage, work, seconds=25.0):
             "crash.log": os.path.exists(os.path.join(fs, "crash.log"))}
 
 
+@pytest.mark.slow  # (10 boots of the emulated board: about 100 s)
 @pytest.mark.parametrize("kind,damage", CASES, ids=["%s-%s" % (
     "shakeup" if k == games.SHAKEUP else "frenzy", d[0]) for k, d in CASES])
 def test_damaged_table_on_the_built_firmware(built, kind, damage, tmp_path):
