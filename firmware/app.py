@@ -184,7 +184,9 @@ class App:
         self.notice2 = None
         self._notice_t = 0
         self._bar = False  # a notice to draw over the frame on the panel (say())
-        self.warned = False  # the notice is a warning (warn()): nothing replaces it
+        # The notice is a warning, which nothing replaces for its _NOTICE_MS, and the CPUs
+        # wait meanwhile (ui.cpu_turn): set by whoever says it, after say().
+        self.warned = False
         self._told_sensor = False
         self.unsaved = False  # the last save of the game failed (see save())
         self._pending = None  # a decision's save, written at the frame's end (save())
@@ -250,14 +252,6 @@ class App:
         self._bar = True
         if tall is not None and line2 is None and self.screen is not None:
             self.screen.dirty = True
-
-    def warn(self, line1, line2=None):
-        """A notice the player must read (a save failed, a CPU plays weaker): no
-        other notice replaces it for its _NOTICE_MS, and the CPUs wait meanwhile
-        (ui.cpu_turn)."""
-        self.warned = False
-        self.say(line1, line2)
-        self.warned = True
 
     def draw_notice(self, fb):
         """The notice: a white bar over the bottom lines, 1 px black above it."""
@@ -382,7 +376,9 @@ class App:
             if self.unsaved:
                 return
             self.unsaved = True
-            self.warn("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
+            self.warned = False
+            self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
+            self.warned = True  # a warning: read in full
 
     def finish(self, kind, game, best_round=0, total=0):
         """The game is over: the stats counted and saved, the save cleared (resident
@@ -418,9 +414,6 @@ class App:
         forget(_MENU_SCREENS)
         gc.collect()
         tries = 2 if g < 0 else 1
-        if g < 0:
-            from watch import again
-            again()  # a crash soon after this Continue counts on (guard: never a loop)
         while True:
             try:
                 from ui.launch import launch

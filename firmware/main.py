@@ -23,7 +23,8 @@ try:
     wdt = None
     if resume == 2 and app.store.has_game():
         from ui.crashed import Crashed  # it crashed on each resume: TRY AGAIN?
-        app.show(Crashed(app))
+        from watch import again
+        app.show(Crashed(app, again))
     elif resume and app.store.has_game():
         from watch import arm
         wdt = arm()  # before the resume: a hang in it resets too

@@ -49,9 +49,8 @@ class Fed:
 
 
 def again():
-    """A Continue (app._go): the quick window starts again from it, so a crash soon
-    after a Continue the player chose (ui.crashed's TRY AGAIN) counts on from the
-    boot's count."""
+    """ui.crashed's TRY AGAIN: the quick window starts again from it, so a crash soon
+    after the Continue the player chose counts on from the boot's count."""
     global since
     since = ticks_ms()
 

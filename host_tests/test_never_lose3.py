@@ -347,12 +347,13 @@ def test_part1_a_bug_in_a_cpu_plays_it_a_level_lower():
     import core.cpu_shakeup as C
     real = C.think
     said = []
-    real_warn = r.app.warn
+    real_say = r.app.say
 
-    def warn(a, b=None):
-        said.append((a, b))
-        real_warn(a, b)
-    r.app.warn = warn
+    def say(a, b=None):
+        if "PLAYS AS" in a:
+            said.append((a, b))
+        real_say(a, b)
+    r.app.say = say
 
     def broken(game, skill, rng=None, table=None, memo=None):
         if skill >= 1:

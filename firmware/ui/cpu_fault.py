@@ -2,7 +2,7 @@
 Loaded only then. The seat plays a level lower for the rest of the game (HARD as
 NORMAL, every HARD seat when HARD's table is at fault; NORMAL as EASY), its code in
 app.cpus changes, so the game's next save keeps it; the player is told once, as a
-warning no CPU line covers (app.warn): "GREEN PLAYS AS NORMAL" / "HARD TABLE DAMAGED".
+warning no CPU line covers (app.warned): "GREEN PLAYS AS NORMAL" / "HARD TABLE DAMAGED".
 An EASY CPU that fails is a bug with nothing below it: the error goes on to the crash
 guard.
 """
@@ -31,7 +31,14 @@ def fallback(turn, scr, skill, err):
                 cpus[s] = 2
                 n += 1
         who = COLOURS[seat] + " PLAYS" if n == 1 else "HARD CPUS PLAY"
-        app.warn(who + " AS NORMAL", _WHY[why])
+        _warn(app, who + " AS NORMAL", _WHY[why])
     else:
         cpus[seat] = 1
-        app.warn(COLOURS[seat] + " PLAYS AS EASY", "NORMAL CPU FAILED")
+        _warn(app, COLOURS[seat] + " PLAYS AS EASY", "NORMAL CPU FAILED")
+
+
+def _warn(app, line1, line2):
+    # A warning (app.warned): read in full, no CPU line over it, the CPUs wait.
+    app.warned = False
+    app.say(line1, line2)
+    app.warned = True

@@ -91,7 +91,7 @@ class CpuTurn:
             if k == OK or ev & 0xF0 == SHAKE_START:
                 fast = True
         if app.warned:
-            return  # a warning is read first (app.warn): the CPU waits
+            return  # a warning is read first (app.warned): the CPU waits
         if self.scr is not scr or self.show is None:
             self.scr = scr
             if self.mod is None:

@@ -11,10 +11,17 @@ class Crashed(NoRoom):
     items = ("TRY AGAIN", "SET IT ASIDE")
     lines = ("THIS GAME CRASHED", "TWICE ON CONTINUE")
 
+    def __init__(self, app, again):
+        """again(): watch.again, which main.py passes (the crash guard's quick window
+        starts again at a TRY AGAIN)."""
+        NoRoom.__init__(self, app)
+        self.again = again
+
     def answer(self, i):
         app = self.app
         if i:
             app.store.reject_game("Game set aside")
             app.menu()
         else:
+            self.again()
             app.go = -1  # Continue (app._go)

@@ -293,7 +293,8 @@ class Runner:
         store = getattr(self.app, "store", None)
         if resume == 2 and store is not None and store.has_game():
             from ui.crashed import Crashed  # as main.py: crashed on each resume, ask
-            self.app.show(Crashed(self.app))
+            from watch import again
+            self.app.show(Crashed(self.app, again))
         elif resume and store is not None and store.has_game():
             self.app.resume()
 
