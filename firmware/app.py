@@ -93,20 +93,20 @@ _NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
 
-# The screens the menu opens (and the stats' checks, which the stats screen loads):
-# forgotten on every return to the menu. A game start also forgets the menu itself
-# (which keeps its cursor while it is up).
+# The screens the menu opens (and the stats' checks, which the stats screen loads, and
+# the HARD tables' check, which the setup does): forgotten on every return to the menu.
+# A game start also forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
-                 "store_check", "ui.link_lobby", "ui.link_screen", "link.host",
-                 "link.guest", "link.proto", "link.radio", "link", "core.frenzy_live",
-                 "core.cpu_live")
+                 "ui.crashed", "store_check", "core.data", "core.data_check",
+                 "ui.link_lobby", "ui.link_screen", "link.host", "link.guest",
+                 "link.proto", "link.radio", "link", "core.frenzy_live", "core.cpu_live")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
 _BOOT_MODULES = ("hal.wiring", "crashlog", "store_check", "guard")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "ui.shakeup_cpu", "ui.frenzy_cpu", "core.cpu_shakeup",
-                "core.cpu_frenzy", "core.data")
+                "core.cpu_frenzy", "core.data", "core.data_check", "ui.cpu_fault")
 
 
 def forget(names):
@@ -126,6 +126,8 @@ def forget(names):
 
 
 class App:
+    forget = staticmethod(forget)  # for the screens: code they load for a moment
+
     # Set by __init__ (annotations only: no code, no heap on the device).
     board: object
     dev: "Devices"
@@ -186,6 +188,9 @@ class App:
         self.notice2 = None
         self._notice_t = 0
         self._bar = False  # a notice to draw over the frame on the panel (say())
+        # The notice is a warning, which nothing replaces for its _NOTICE_MS, and the CPUs
+        # wait meanwhile (ui.cpu_turn): set by whoever says it, after say().
+        self.warned = False
         self._told_sensor = False
         self.unsaved = False  # the last save of the game failed (see save())
         self._pending = None  # a decision's save, written at the frame's end (save())
@@ -241,7 +246,9 @@ class App:
         """A notice over the bottom lines for _NOTICE_MS. It is drawn over the frame on
         the panel (step(): the bar alone when the screen has nothing else to redraw; a
         CPU says a line at each step), except where a shorter bar replaces a taller
-        one, whose top rows the screen draws again."""
+        one, whose top rows the screen draws again. Not while a warning shows."""
+        if self.warned:
+            return
         tall = self.notice2
         self.notice = line1
         self.notice2 = line2
@@ -344,7 +351,7 @@ class App:
             return None  # over: its save goes at the frame's end
         p = self._pending
         if p is not None and self.unsaved:
-            self._write()  # saves fail (the flash is full): say what the file keeps
+            self._write()  # saves fail (the flash is full): the store keeps it in RAM
             p = None
         if p is None and self.store.has_game():
             p = self.store.load_game()
@@ -370,18 +377,23 @@ class App:
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
             return
-        # A save that cannot be written (the flash is full) is said once, at once;
-        # every decision tries again, and the first that is written says so.
+        # A save that cannot be written (the flash is full) is said once, at once, as
+        # a warning (read in full, no CPU line over it), and marked on the panel while
+        # saves fail (step()); every decision tries again (the store keeps the game in
+        # RAM meanwhile), and the first that is written says so.
         if ok:
             if self.unsaved:
                 self.unsaved = False
+                self.screen.dirty = True  # the mark goes
                 self.say("SAVED AGAIN")
         else:
             st.problem = had  # told here, not again at the menu
             if self.unsaved:
                 return
             self.unsaved = True
+            self.warned = False
             self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
+            self.warned = True  # a warning: read in full
 
     def finish(self, kind, game, best_round=0, total=0):
         """The game is over: the stats counted and saved, the save cleared (resident
@@ -408,6 +420,7 @@ class App:
             forget(_CPU_MODULES)
             forget(_MENU_SCREENS)
             gc.collect()
+            self.store.commit()  # a game's end the full flash kept off it: room now?
             from ui.menu import show_menu  # the menu level: forgotten when a game starts
             show_menu(self)
             return
@@ -539,6 +552,7 @@ class App:
             # What the bar covered (from y 54, or 47 with two lines) is drawn again.
             scr.dirty = mark(scr.dirty, scr.uncover(47 if self.notice2 else 54))
             self.notice = self.notice2 = None
+            self.warned = False
         if scr.dirty or self._bar:
             self._bar = False
             fb = self.display.fb
@@ -552,6 +566,9 @@ class App:
                 scr.dirty = False
             if self.notice is not None:
                 self.draw_notice(fb)
+            if self.unsaved:  # saves fail: a mark at the top's middle while they do
+                fb.fill_rect(54, 0, 20, 8, 0)
+                gfx.label(fb, "FULL", 55, 0)
             # Display.show() never raises: a panel that stopped answering sets ok=False
             # and power.drive_display() brings it back.
             self.display.show()

@@ -23,9 +23,11 @@ becomes `crash.old`), marks the restart in `restart.dat` (mark_restart() here), 
 short screen with an error code (a hash of the traceback, so the same bug gives the
 same code) and resets the board. `boot()` reads and removes the mark: after a crash, a
 watchdog reset or a wake from deep sleep the app resumes the saved game. A game that
-crashes again within 30 s of each of MAX_TRIES resumes comes up in the menu instead, so
-a bad save cannot trap the device in a restart loop; after GIVE_UP quick crashes in a
-row it stops resetting and leaves the REPL to mpremote.
+crashes again within 30 s of each of MAX_TRIES resumes is not resumed by itself again:
+the player is asked (ui.crashed: TRY AGAIN / SET IT ASIDE; boot() returns ASK), so a
+bad save cannot trap the device in a restart loop; a crash within 30 s of a TRY AGAIN
+counts on (watch.again()); after GIVE_UP quick crashes in a row it stops resetting and
+leaves the REPL to mpremote.
 
 A watchdog reset counts as a crash (logged as one): boot() keeps the count in
 `watch.dat` while the app runs its first 30 s (the watchdog's feed, watch.Fed, removes
@@ -49,8 +51,9 @@ MARK = "restart.dat"
 WATCH = "watch.dat"
 ROOT = "/"          # where the files are (tests point it elsewhere)
 WAIT_MS = 2500      # how long the restarting screen stays
-MAX_TRIES = const(3)
+MAX_TRIES = const(2)
 GIVE_UP = const(6)
+ASK = const(2)      # boot(): ask before continuing (the game crashed on MAX_TRIES resumes)
 
 _stopped = False  # boot(): the last boot gave up, and its armed watchdog reset the board
 
@@ -105,7 +108,8 @@ def _write_mark(root, name, n):
 
 
 def boot(root="/"):
-    """Call once at start-up. True when the app should go straight to Continue."""
+    """Call once at start-up. True when the app should go straight to Continue, ASK
+    when the player chooses (a saved game crashed on each of MAX_TRIES resumes)."""
     watch.since = ticks_ms()
     n = _read_mark(root)
     if n:
@@ -124,7 +128,7 @@ def boot(root="/"):
         if n <= MAX_TRIES or cause == 1:  # resuming, or hung again: keep counting
             _write_mark(root, WATCH, n)  # a watchdog reset in the next 30 s counts on
             watch.pending = _path(root, WATCH)
-        return n <= MAX_TRIES
+        return True if n <= MAX_TRIES else ASK
     return cause == 2
 
 

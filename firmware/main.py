@@ -10,7 +10,7 @@ buzzer beeps), and the board resets; a start that keeps failing stops at the REP
 """
 import guard
 
-resume = guard.boot(guard.ROOT)
+resume = guard.boot(guard.ROOT)  # True: Continue; 2 (guard.ASK): ask the player first
 root = guard.ROOT
 wait = guard.WAIT_MS
 app = board = None
@@ -21,7 +21,11 @@ try:
     from app import App
     app = App(board, root)
     wdt = None
-    if resume and app.store.has_game():
+    if resume == 2 and app.store.has_game():
+        from ui.crashed import Crashed  # it crashed on each resume: TRY AGAIN?
+        from watch import again
+        app.show(Crashed(app, again))
+    elif resume and app.store.has_game():
         from watch import arm
         wdt = arm()  # before the resume: a hang in it resets too
         app.resume()

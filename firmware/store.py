@@ -25,8 +25,15 @@ the stats, then removes game.sav: a power cut anywhere counts the game once (a b
 that finds the finished record writes its stats again and removes it; before it, the
 game's last save stands and Continue plays it to its end). While the stats cannot be
 written (the flash is full) the count stays in RAM (and in the finished record when
-that could be written), no saved game is offered, and every later save tries the stats
-first; game.sav is never replaced before they are written.
+that could be written), the flash's game.sav is not offered, and every later save
+(and commit(), at each return to the menu) tries the stats first; game.sav is never
+replaced before they are written. A power cut while the flash stays full loses what
+only RAM held (a LittleFS with no free block takes no write at all, even after a
+remove): the count, and the newest game; Continue then offers the last one on flash.
+
+A full flash: a game save that cannot be written is kept in RAM (load_game() gives it,
+newer than the file) until a save is written, so leaving a game and continuing it
+loses no decision while the flash stays full.
 """
 import os
 
@@ -229,6 +236,7 @@ class Store:
         self._has = None      # cached: does a good saved game exist?
         self._stats = None    # the stats record, once load_stats() read it (at boot)
         self._fin = None      # stats a finished game counted, not yet on flash
+        self._ram = None      # the game a failed save_game() could not write: newer
         # Make the folder; clear folders from the store's paths; settle the .tmp and
         # .old files a power cut may have left: drop them, or promote one when the real
         # file is gone and it is whole (the .tmp, newer, first).
@@ -349,7 +357,12 @@ class Store:
         return ba
 
     def load_game(self):
-        """(kind, blob, ui) of the saved game, or None (missing or damaged)."""
+        """(kind, blob, ui) of the saved game, or None (missing or damaged): the one
+        save_game() last failed to write while saves fail (kept in RAM), else the
+        file's."""
+        if self._ram is not None:
+            self._has = True
+            return self._ram
         if self._fin is not None:  # game.sav is a finished game's: no Continue
             self._has = False
             return None
@@ -373,6 +386,7 @@ class Store:
         """The saved game passed its checksum but cannot be restored (e.g.
         Game.from_bytes raised): set it aside as game.sav.bad and say so."""
         self._has = False
+        self._ram = None
         if _exists(self.root + GAME):
             self._bad(GAME, msg)
         else:
@@ -442,15 +456,16 @@ class Store:
 
     def save_game(self, kind, blob, ui=b""):
         """Save the game (kind: core.games; blob = Game.to_bytes()). False when it could
-        not be written (the flash is full: the old save stays)."""
+        not be written (the flash is full: the old save stays on flash, and this one
+        in RAM, which load_game() gives until a save is written)."""
         game(kind)
         if len(ui) > _UI_MAX or len(blob) + len(ui) + 12 > _CAP:  # 12: head, len, CRC
             raise ValueError("saved game too big")
-        if not self._commit():
-            return False  # a finished game's count first: game.sav may hold it
-        ok = self._save(GAME, _T_GAME, bytes((kind, len(ui))), ui, blob)
+        ok = self._commit()  # a finished game's count first: game.sav may hold it
         if ok:
-            self._has = True
+            ok = self._save(GAME, _T_GAME, bytes((kind, len(ui))), ui, blob)
+        self._ram = None if ok else (kind, bytes(blob), bytes(ui))
+        self._has = True
         return ok
 
     def save_link(self, blob):
@@ -473,6 +488,7 @@ class Store:
         _remove(path + ".tmp")
         self._last.pop(GAME, None)
         self._has = False
+        self._ram = None
 
     def finish_game(self, kind, winner, best_round=0, total=0, cpus=None):
         """A game is over: count it in the stats; replace its save by the finished
@@ -485,13 +501,15 @@ class Store:
         record_game(ba, kind, winner, best_round, total, cpus)
         self._fin = ba
         self._has = False
+        self._ram = None
         if _exists(self.root + GAME):  # (no save, nothing Continue could count again)
             self._save(GAME, _T_FIN, bytes(ba))  # failing (full), the last save stays
         return self._commit()
 
     def _commit(self):
         """Write the stats a finished game counted, then forget its save (or finished
-        record). True when nothing is left to commit."""
+        record). True when nothing is left to commit. As commit(): the app tries at
+        every return to the menu (the flash was full: room now?); every save tries."""
         ba = self._fin
         if ba is None:
             return True
@@ -500,3 +518,5 @@ class Store:
         self._fin = None
         self.clear_game()
         return True
+
+    commit = _commit

@@ -48,6 +48,13 @@ class Fed:
             pending = None
 
 
+def again():
+    """ui.crashed's TRY AGAIN: the quick window starts again from it, so a crash soon
+    after the Continue the player chose counts on from the boot's count."""
+    global since
+    since = ticks_ms()
+
+
 def arm():
     """Arm the watchdog (8 s); None where there is none. Once armed it cannot be
     stopped: a device that gives up (REPL) must not have armed it."""

@@ -8,7 +8,8 @@
   micropython tools/cpu_report.py --part time                     (64-bit unix port)
 
 - shakeup: tools/cpu_shakeup_report.py's table, duels, ladder, crowd and mirror
-  (N games per seat order; default 5,000, --quick 300).
+  (N games per seat order; default 5,000, --quick 300), and seats (four equal CPUs,
+  each seat's win share over 2N games).
 - frenzy: tools/cpu_frenzy_report.py's exact, solo, duels and ladder (CPython only).
 - time: per game, the slowest single decision (choose()) and the slowest single
   step of think() over seeded games (Shake Up 2 and 4 players, spots off and on;
@@ -348,6 +349,8 @@ def main(argv):
             n = games or (300 if quick else 5000)
             cpu_shakeup_report.main(["--games", str(n), "--part", "table", "--part", "duels",
                                      "--part", "ladder", "--part", "crowd", "--part", "mirror"])
+            # Four equal CPUs: each seat's share over twice as many (10,000 by default).
+            cpu_shakeup_report.main(["--games", str(2 * n), "--part", "seats"])
         elif p == "frenzy":
             import cpu_frenzy_report
             n = games or (300 if quick else 5000)

@@ -1,7 +1,8 @@
 """Figures of the Shake Up CPU players (issue 15): prints one line of text per figure.
 
 Runs under CPython and the MicroPython unix port (from the repository root or not):
-  python tools/cpu_shakeup_report.py [--games N] [--part table|duels|ladder|mirror|crowd]
+  python tools/cpu_shakeup_report.py [--games N]
+      [--part table|duels|ladder|mirror|crowd|seats]
 
 - table: the solved table (firmware/data/shakeup2.bin): its size, V at the start
   (the first player's chance, roll-off decided) without and with pyramid spots.
@@ -13,6 +14,10 @@ Runs under CPython and the MicroPython unix port (from the repository root or no
   set beside the table's V(start) (N games each).
 - crowd: 3 and 4 players, one HARD (in every seat in turn) against NORMALs, and
   one NORMAL against HARDs; the fair share is 1 / players.
+- seats: four equal CPUs (NORMAL, then EASY) over N games: each seat's win share
+  (fair 0.25; the roll-off picks the starter), and the largest gap from fair. No
+  seat may be a CPU's favourite target (issue 30: NORMAL's penalty broke its ties
+  by seat order, and seat 0 won 0.170, seat 3 0.341 of 10,000).
 The thinking time of both CPUs: tools/cpu_report.py --part time.
 """
 import sys
@@ -80,11 +85,22 @@ def crowd(games):
                 selfplay._num(selfplay.ratio(1, players))))
 
 
+def seats(games, levels=("cpu:normal", "cpu:easy")):
+    for pol in levels:
+        out = selfplay.play_shakeup({"policies": ",".join([pol] * 4), "games": games,
+                                     "seed": 7})
+        shares = [w / games for w in out["wins"]]
+        gap = max(abs(x - 0.25) for x in shares)
+        print("seats: four %s, %d games: seat 1-4 won %s (fair 0.25; largest gap %s)" % (
+            pol, games, " ".join(selfplay._num(selfplay.ratio(w, games)) for w in out["wins"]),
+            selfplay._num(round(gap, 4))))
+
+
 def main(argv):
     from report_args import options
     o = options(argv, {"games": "int", "part": "list"},
                 "usage: cpu_shakeup_report.py [--games N] "
-                "[--part table|duels|ladder|mirror|crowd]")
+                "[--part table|duels|ladder|mirror|crowd|seats]")
     games = 5000 if o["games"] is None else o["games"]
     for p in o["part"] or ("table", "duels", "ladder", "mirror", "crowd"):
         if p == "table":
@@ -97,6 +113,8 @@ def main(argv):
             duels(games, _LADDER)
         elif p == "mirror":
             mirror(games)
+        elif p == "seats":
+            seats(games)
         else:
             raise ValueError("unknown part %r" % p)
 

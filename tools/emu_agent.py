@@ -138,7 +138,15 @@ class DeviceRoot:
         self.fs.remove(path)
 
     def rename(self, old, new):
-        self.fs.rename(old, new)
+        # MicroPython's VfsPosix.rename builds both paths in one buffer (extmod/
+        # vfs_posix.c:343-344 at v1.28.0, vfs_posix_get_path_str), so on a VfsPosix
+        # with a root two absolute paths become rename(new, new): nothing moves, no
+        # error, and every save but the first was lost on a host folder. The old path
+        # goes relative to the cwd instead, which is the board's "/" (its folder).
+        fs = self.fs
+        if isinstance(fs, vfs.VfsPosix) and old[:1] == "/" and fs.getcwd() in ("", "/"):
+            old = old[1:]
+        fs.rename(old, new)
 
 
 def _frame(kind, ident, payload=b""):

@@ -347,7 +347,9 @@ HEADER = 140 * 4  # per (three-1s option, number, row): offset uint16, gains, of
 
 def table_bytes():
     """firmware/data/frenzy_round.bin (see core.cpu_frenzy): the header, then per row
-    its gains and its off-sheet values, uint16 little-endian in quarter points."""
+    its gains and its off-sheet values, uint16 little-endian in quarter points; then
+    the trailer the device checks (generated.seal)."""
+    from generated import seal
     head = bytearray()
     data = bytearray()
     for ones in (300, 1000):
@@ -362,7 +364,7 @@ def table_bytes():
             at += (ng + noff) * 2
         for j in range(0, len(body), 2):
             data += bytes((body[j + 1], body[j]))  # the solver's big-endian -> little
-    return bytes(head) + bytes(data)
+    return seal(bytes(head) + bytes(data))
 
 
 def main(argv):

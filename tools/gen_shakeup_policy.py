@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from core import cpu_shakeup as C  # noqa: E402
 from core import shakeup as S  # noqa: E402
+from generated import seal  # noqa: E402
 
 OUT = os.path.join(ROOT, "firmware", "data", "shakeup2.bin")
 NPOS = 56
@@ -273,13 +274,15 @@ def solve(spots, log=print, eps=EPS):
 
 
 def encode(tables):
+    """The file: both variants' values, then the trailer the device checks
+    (generated.seal)."""
     out = bytearray()
     for v in tables:
         for a in range(NPOS):
             for b in range(NPOS):
                 q = int(v[a][b] * 65535 + 0.5)
                 out += bytes((q & 0xFF, q >> 8))
-    return bytes(out)
+    return seal(out)
 
 
 def decode(data, spots):

@@ -14,3 +14,15 @@ def write_or_check(path, text, argv, name):
             f.write(text)
         print("wrote " + path)
     return 0
+
+
+def seal(body):
+    """A data table as the device checks it (core.data_check): body, then b"PDTB", its
+    length and its Adler-32 (uint32 little-endian each). zlib's Adler-32 here, the
+    firmware's own on the device: two implementations that must agree."""
+    import zlib
+
+    from core.data_check import MAGIC
+    body = bytes(body)
+    return body + MAGIC + len(body).to_bytes(4, "little") + \
+        zlib.adler32(body).to_bytes(4, "little")

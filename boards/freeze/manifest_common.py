@@ -8,6 +8,7 @@ package("core", files=[
     "cpu_live.py",
     "cpu_shakeup.py",
     "data.py",
+    "data_check.py",
     "dice.py",
     "frenzy.py",
     "frenzy_live.py",

@@ -39,7 +39,9 @@ The table file: a header of 14 x 10 rows (three-1s option 300 then 1000; Common 
 number 0 = 2X, 1-6; row (n - 1) * 2 + u) of 4 bytes: the byte offset of the row's
 entries (uint16 little-endian), how many gains, how many off-sheet values; then the
 entries, uint16 little-endian in quarter points: the gains for T = 0, 50, ... (past
-them rolling no longer pays: V = T), then V itself below the entry, off the sheet.
+them rolling no longer pays: V = T), then V itself below the entry, off the sheet;
+at the end the trailer core.data_check checks before HARD is offered or used. A read
+past the file's end or a value past _MAXQ is refused (ValueError).
 
 NORMAL takes the selection with the most points plus a fixed worth per die left to
 roll, and banks at a threshold per dice left (higher with the Common Die still to
@@ -78,6 +80,7 @@ _E_STOP = b"\x06\x06\x07\x0a\x0e\x14"
 
 _POP = bytes(bin(m).count("1") for m in range(32))
 _HEAD = const(40)  # header bytes per (three-1s option, number): 10 rows of 4
+_MAXQ = const(16000)  # no gain or value in the table is near 4000 points (quarter points)
 # Work per think() step (each well under 10 ms on an ESP32 at 160 MHz; see tools/cpu_report.py):
 _BATCH = const(4)  # selections HARD values per step (EASY and NORMAL: 4 times as many)
 _MASKS = const(8)  # masks of the rolled dice scored per step (a take's, a WILD's)
@@ -151,6 +154,8 @@ class _Table:
     def __init__(self, f, ones, num, entry):
         f.seek(((0 if ones == 300 else 7) + num) * _HEAD)
         self.head = f.read(_HEAD)  # this number's 10 rows of the header
+        if len(self.head) != _HEAD:
+            raise ValueError("HARD table: short read")
         self.f = f
         self.entry = entry
 
@@ -170,7 +175,12 @@ class _Table:
         f = self.f
         f.seek(o)
         d = f.read(2)
-        x = (d[0] | d[1] << 8) / 4
+        if len(d) != 2:  # past the file's end: a damaged table (the CPU's turn catches it)
+            raise ValueError("HARD table: short read")
+        x = d[0] | d[1] << 8
+        if x > _MAXQ:  # no play gives it: a damaged table
+            raise ValueError("HARD table: value out of range")
+        x /= 4
         return x if off else t * 50 + x
 
     def bank(self, t):

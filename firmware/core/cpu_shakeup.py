@@ -16,6 +16,8 @@ wins a 2-player game under optimal play by both, as uint16 little-endian (65535 
 1), at index ((spots * 56 + rank(mover)) * 56 + rank(opponent)); rank() numbers
 the 56 ways to put 5 pawns on levels 1-3 and SAFE. Entries where a player has 5
 SAFE pawns are conventions (opponent all SAFE: 0, else mover all SAFE: 65535).
+The file ends with the trailer core.data_check checks before HARD is offered or used;
+a read past the file's end is refused (ValueError).
 
 HARD and NORMAL play a turn's holds with the same turn DP: given what each end of
 the turn is worth (BIG on shake 1, BIG on shake 2/3, MOVE, PAIR, NONE), it finds
@@ -26,8 +28,10 @@ the holds that maximise the expected worth, exactly, over dice multisets.
   one), so it also knocks that opponent down.
 - NORMAL has a fixed sense of risk (_NORMAL_W: what each end is worth whatever the
   position; a NONE costs more with a pawn on level 2 or 3), moves its highest pawn
-  that may move, knocks down the leader's highest pawn after a Special Advantage,
-  and after a BIG on shake 2/3 only a pawn on level 3 (else another turn).
+  that may move, knocks down the highest pawn of the opponent nearest to winning
+  (most pawns SAFE, then most levels climbed) after a Special Advantage, and after a
+  BIG on shake 2/3 only a pawn on level 3 (else another turn). Opponents as near
+  are told apart by a byte of `rng`, so no seat is its favourite target.
 - EASY sets aside every die that matches another (never thinks of runs), stops on
   any move, moves from a level picked with a byte of `rng` (the lowest without),
   and never penalizes.
@@ -93,6 +97,8 @@ def lookup(table, spots, mover, opponent):
     """V(mover, opponent) from the table, 0-65535: one seek, one 2-byte read."""
     table.seek(index(spots, mover, opponent) * 2)
     d = table.read(2)
+    if len(d) != 2:  # past the file's end: a damaged table (the CPU's turn catches it)
+        raise ValueError("HARD table: short read")
     return d[0] | d[1] << 8
 
 
@@ -522,17 +528,46 @@ def _byte(rng):
     return rng(1)[0] if rng is not None else 0
 
 
-def _leader(game):
-    # The opponent nearest to winning: most pawns SAFE, then most levels climbed.
-    best = -1
-    seat = -1
+def _near(game, o):
+    # How near seat o is to winning: most pawns SAFE, then most levels climbed.
+    return game.count(o, 4) * 64 + game.count(o, 3) * 8 + game.count(o, 2)
+
+
+def _penalty(game, rng, legal):
+    # NORMAL's penalty (see the module's docstring): after a Special Advantage the
+    # highest pawn of the opponent nearest to winning that has one to knock; after a
+    # BIG on shake 2/3 a pawn on level 3 of an opponent as near as any, else legal[-1]
+    # (SKIP or AGAIN). Ties (opponents as near, the same level) are broken by a byte
+    # of rng: two passes, the best worth and its ties, then the tie the byte picks.
+    top = -1
     for o in range(game.players):
-        if o != game.player:
-            x = game.count(o, 4) * 64 + game.count(o, 3) * 8 + game.count(o, 2)
-            if x > best:
-                best = x
-                seat = o
-    return seat
+        if o != game.player and _near(game, o) > top:
+            top = _near(game, o)
+    best = -1
+    ties = 0
+    for k in range(2):
+        for d in legal:
+            if d & 0xF00 != PEN:
+                continue
+            lv = d & 3
+            near = _near(game, d >> 2 & 3)
+            if game.shakes != 1 and (lv != 3 or near != top):
+                continue
+            x = near * 4 + lv
+            if k == 0:
+                if x > best:
+                    best = x
+                    ties = 0
+                if x == best:
+                    ties += 1
+            elif x == best:
+                if not ties:
+                    return d
+                ties -= 1
+        if best < 0:
+            break
+        ties = _byte(rng) % ties if ties > 1 else 0
+    return legal[-1]
 
 
 def choose(game, skill, rng=None, table=None, memo=None):
@@ -623,12 +658,4 @@ def _decide_simple(game, skill, rng, legal, ph):
     # PENALTY
     if skill == _EASY:
         return legal[-1]  # never penalizes
-    # NORMAL: knocks down the leader's highest pawn, after a Special Advantage
-    # always, after a BIG on shake 2/3 only a pawn on level 3 (else another turn).
-    lead = _leader(game)
-    for lv in (3, 2):
-        d = PEN | lead << 2 | lv
-        if d in legal and (lv == 3 or game.shakes == 1):
-            return d
-    # Else any penalty after a Special Advantage (legal[0]), or another turn.
-    return legal[0] if game.shakes == 1 else legal[-1]
+    return _penalty(game, rng, legal)

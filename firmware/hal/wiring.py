@@ -6,6 +6,11 @@ Boot only: the app forgets this module once the devices are built.
 
 `build(profile)` -> (i2c, queue, display, shaker, sensor_missing, buttons, buzzer,
 battery); see hal.devices for what each is.
+
+A profile error found once the display works (a missing OK button, a bad sensor entry)
+can be shown on the panel: while build() runs, `made` is the display it made and `at`
+the profile field it is reading (None once it is done); guard_fail reads them when the
+app could not be made, says on the panel what is wrong in which field, and stops.
 """
 from hal.buttons import Buttons
 from hal.buzzer import Buzzer
@@ -54,16 +59,25 @@ def _button(spec, Pin):
     return Pin(spec[0], Pin.IN, Pin.PULL_UP if spec[1] == "internal" else None)
 
 
+made = None  # the display build() made (see the module's doc)
+at = "I2C"   # the profile field build() is reading; None when it is done
+
+
 def build(profile):
+    global made, at
     from machine import I2C, Pin
+    made = None
+    at = "I2C"
     q = Queue()
     bus = _get(profile, "I2C")
     if not bus:
         raise ValueError("board profile has no I2C bus")
     i2c = I2C(bus.get("id", 0), scl=Pin(bus["scl"]), sda=Pin(bus["sda"]),
               freq=bus.get("freq", 400000))
-    display = _display(i2c, profile, _get(profile, "DISPLAY"), Pin)
+    at = "DISPLAY"
+    made = display = _display(i2c, profile, _get(profile, "DISPLAY"), Pin)
 
+    at = "SHAKE"
     shaker = None
     missing = False
     sh = _get(profile, "SHAKE")
@@ -80,6 +94,7 @@ def build(profile):
                             cooldown_ms=sh.get("cooldown_ms", 800),
                             scale=sh.get("scale", 100))
 
+    at = "BUTTONS"
     spec = _get(profile, "BUTTONS") or {}
     # Indexed by events.PREV, NEXT, OK, BACK (0..3).
     pins = [_button(spec.get(name), Pin) for name in ("PREV", "NEXT", "OK", "BACK")]
@@ -87,13 +102,16 @@ def build(profile):
         raise ValueError("board profile needs an OK button")
     buttons = Buttons(pins, q)
 
+    at = "BUZZER"
     bz = _get(profile, "BUZZER")
     buzzer = Buzzer(None if bz is None else Pin(bz))
     bat = _get(profile, "BATTERY")
     battery = None
     if bat:
+        at = "BATTERY"
         from hal.battery import Battery
         battery = Battery(bat)
+    at = None
     return i2c, q, display, shaker, missing, buttons, buzzer, battery
 
 

@@ -62,7 +62,6 @@ class CpuTurn:
         self.show = None  # the step-by-step show of the decision under way
         self.due = app.now
         self.table = None  # the opened table file (HARD), while the game lasts
-        self.missing = False  # the table file is missing: HARD plays as NORMAL
         self.mod = None  # the game's CPU module: load()
         self.shows = None  # its show(turn, scr): ui.shakeup_cpu's or ui.frenzy_cpu's
         self.ahead = None  # Shake Up's tables in the making (cpu_shakeup.prepare())
@@ -91,6 +90,8 @@ class CpuTurn:
                 return
             if k == OK or ev & 0xF0 == SHAKE_START:
                 fast = True
+        if app.warned:
+            return  # a warning is read first (app.warned): the CPU waits
         if self.scr is not scr or self.show is None:
             self.scr = scr
             if self.mod is None:
@@ -157,32 +158,45 @@ class CpuTurn:
         app = self.app
         t0 = app.now
         g = scr.game
-        skill = app.cpus[g.player] - 1
         mod = self.mod or self.load(scr)  # (loaded by tick())
-        if skill == 2 and self.table is None and not self.missing:
-            try:
-                self.table = mod.open_table()  # None when the file is missing
-            except OSError:
-                pass
-            if self.table is None:
-                self.missing = True  # not looked for again
-                app.say("NO HARD TABLE:", "HARD PLAYS AS NORMAL")
-        if skill == 2 and self.table is None:
-            skill = 1  # HARD needs its table
         a = self.ahead  # the rest of the tables first
         self.ahead = None
-        for it in (a, mod.think(g, skill, rng=app.source, table=self.table)):
-            if it is not None:
-                d = None
-                while d is None:
-                    d = self._work(it, scr.dirty)
-                    if d is None:
-                        yield 0
-        if d == _END:
-            raise ValueError("the CPU made no decision")
+        if a is not None:
+            yield from self._run(a, scr)
+        while True:
+            # Whatever goes wrong in the thinking (a missing or damaged table, a bug)
+            # the seat plays a level lower for the rest of the game (HARD as NORMAL),
+            # said once (ui.cpu_fault, loaded only then), and the game goes on.
+            skill = app.cpus[g.player] - 1
+            try:
+                if skill == 2 and self.table is None:
+                    self.table = mod.open_table()  # None: missing or damaged (core.data)
+                    app.forget(("core.data", "core.data_check"))  # the check's code
+                    if self.table is None:
+                        raise ValueError("HARD table: missing or damaged")
+                d = yield from self._run(mod.think(g, skill, rng=app.source,
+                                                   table=self.table), scr)
+                if d != _END:
+                    break
+                raise ValueError("the CPU made no decision")
+            except MemoryError:
+                raise  # short of heap is no bug of the CPU's: the crash guard's
+            except Exception as e:
+                from ui.cpu_fault import fallback
+                fallback(self, scr, skill, e)
         left = _LOOK_MS - app.elapsed(t0)
         if left > 0:
             yield left  # what it decided on stays on screen a moment first
+        return d
+
+    def _run(self, it, scr):
+        # Generator it's first value that is not None (or _END), a frame's share at a
+        # time: yields 0 while it thinks on in the next frame.
+        d = None
+        while d is None:
+            d = self._work(it, scr.dirty)
+            if d is None:
+                yield 0
         return d
 
     def shake(self, scr, line):

@@ -8,8 +8,10 @@ from ui.screens import BACK, NEXT, OK, PREV, Screen
 
 
 class NoRoom(Screen):
+    """A question about the saved game, two answers (ui.crashed asks another)."""
     NAME = "noroom"
     items = ("KEEP IT", "START OVER")
+    lines = ("THIS GAME NEEDS", "MORE MEMORY")
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -21,15 +23,21 @@ class NoRoom(Screen):
             self.cur ^= 1
             app.play_select()
             self.dirty = True
-        elif k == OK or k == BACK:
-            if k == OK and self.cur:
-                app.store.clear_game()
-            app.menu()
+        elif k == OK:
+            self.answer(self.cur)
+        elif k == BACK:
+            app.menu()  # the save kept
+
+    def answer(self, i):
+        """OK on item i."""
+        if i:
+            self.app.store.clear_game()
+        self.app.menu()
 
     def draw(self, fb):
         gfx.banner(fb, "CONTINUE", 0)
-        gfx.center(fb, "THIS GAME NEEDS", 18, 1, gfx.MEDIUM)
-        gfx.center(fb, "MORE MEMORY", 29, 1, gfx.MEDIUM)
+        gfx.center(fb, self.lines[0], 18, 1, gfx.MEDIUM)
+        gfx.center(fb, self.lines[1], 29, 1, gfx.MEDIUM)
         y = 44
         for i in range(2):
             s = self.items[i]

@@ -302,7 +302,11 @@ class Runner:
             self.guard = None
         self.app = App(self.board, fs_root=self.fs, source=self.source())
         store = getattr(self.app, "store", None)
-        if resume and store is not None and store.has_game():
+        if resume == 2 and store is not None and store.has_game():
+            from ui.crashed import Crashed  # as main.py: crashed on each resume, ask
+            from watch import again
+            self.app.show(Crashed(self.app, again))
+        elif resume and store is not None and store.has_game():
             self.app.resume()
 
     def source(self):
