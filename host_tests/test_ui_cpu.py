@@ -46,8 +46,8 @@ def _human_shakeup(r, s, log):
         r.press(OK)
         r.wait(600)
     elif v == ss.DICE:
-        while s.cur != 5:  # STOP
-            r.press(NEXT)
+        while s.cur != 5:  # STOP: drawn first, one PREV from the first die
+            r.press(PREV)
             log.presses += 1
         r.press(OK)
     else:
@@ -201,8 +201,8 @@ def test_setup_first_time_then_the_last_one_again():
     ui_rig.to_item(r, "SHAKE UP")
     r.press(OK)
     s = r.app.screen
-    # The first time: you against one NORMAL CPU, the cursor on START.
-    assert s.NAME == "setup" and s.n == 2 and bytes(s.seats[:2]) == b"\x00\x02"
+    # The first time: you against one EASY CPU, the cursor on START.
+    assert s.NAME == "setup" and s.n == 2 and bytes(s.seats[:2]) == b"\x00\x01"
     assert s.cur == s.start_row()
     compare("setup_su", r.frame())
     r.press(BACK)
@@ -247,9 +247,12 @@ def test_setup_keeps_one_human():
     s = r.app.screen
     while s.cur != 1:
         r.press(NEXT)
-    for _ in range(5):
+    r.press(OK)  # RED's choices
+    for _ in range(3):  # EASY, NORMAL, HARD: each refused
+        r.press(NEXT)
         r.press(OK)
         assert s.seats[0] == 0, "the only seat stays human"
+        assert s.pick == 0, "its choices stay open"
     assert r.app.notice == "ONE PLAYER MUST BE HUMAN"
 
 
@@ -394,16 +397,19 @@ def test_hard_without_its_table_plays_as_normal_and_is_not_offered():
         assert s.NAME == "setup" and bytes(s.seats[:2]) == b"\x00\x02", bytes(s.seats)
         while s.cur != 2:  # GREEN's row
             r.press(NEXT)
+        r.press(OK)  # its choices: HUMAN, EASY, NORMAL (no HARD)
+        assert s.pick == 1 and s.pcur == 2
         seen = []
         for _ in range(6):
-            r.press(OK)
-            seen.append(s.seats[1])
+            r.press(NEXT)
+            seen.append(s.pcur)
         assert seen == [0, 1, 2, 0, 1, 2], seen
     finally:
         forget(("core.data",))  # loaded again as it is
     # With the table HARD is offered again.
+    r.press(NEXT)
     r.press(OK)
-    assert s.seats[1] == 3
+    assert s.seats[1] == 3 and s.pick < 0
 
 
 def test_ok_fast_forwards_a_cpu_turn():

@@ -24,6 +24,17 @@ def show(turn, scr):
         scr.close_view()
         return
     ph = g.phase
+    if scr.hide:
+        # A Relay round a human plays after: played unseen (the screen says it is
+        # playing), a moment at its start, then its decisions as soon as made.
+        if ph == PH_ROLL and g.step == 1:
+            yield READ_MS
+        if ph == PH_ROLL:
+            scr.roll()
+        else:
+            d = yield from turn.think(scr, False)
+            scr.decide(d)
+        return
     if ph == PH_COMMON or ph == PH_ROLL:
         yield from turn.shake(scr, "ROLLS THE COMMON DIE" if ph == PH_COMMON
                                else turn.rolls(g.to_roll()))
@@ -39,8 +50,7 @@ def show(turn, scr):
             scr.dirty = True
             app.play(SELECT)
             yield PICK_MS // 2
-        app.say("DECLARES WILD AS %d" % v)
-        yield READ_MS
+        yield from turn.line("DECLARES WILD AS %d" % v)
         scr.decide(d)
         return
     if ph == PH_TAKE and kind == TAKE:
@@ -59,22 +69,19 @@ def show(turn, scr):
                 yield PICK_MS
         _to_item(scr, IT_TAKE)
         c = g.common
-        app.say(turn.keeps(g.rolled, m, g.nrolled, (g.wild if c == WILD else c)
-                         if m & COMMON_BIT else 0))
-        yield READ_MS
+        yield from turn.line(turn.keeps(g.rolled, m, g.nrolled, (
+            g.wild if c == WILD else c) if m & COMMON_BIT else 0))
         scr.decide(d)
         return
     if ph == PH_DECIDE:
         if kind == FZ_STOP:
             _to_item(scr, IT_STOP)
             r = g.running(g.player) * (2 if g.common == TWOX else 1)
-            app.say("STOPS WITH %d" % r)
-            yield READ_MS
+            yield from turn.line("STOPS WITH %d" % r)
             scr.decide(FZ_STOP)
             return
         _to_item(scr, IT_ROLL)
-        app.say(turn.rolls(g.to_roll()))
-        yield READ_MS
+        yield from turn.line(turn.rolls(g.to_roll()))
         if scr.roll_on:
             scr.rolling = True
             app.start_roll()

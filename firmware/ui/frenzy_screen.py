@@ -23,7 +23,10 @@ the winner. Then the device is handed to the next deciding player (app.hand_to s
 nothing hides it (_fold): the summary at a round's end, the pass screen in Lockstep.
 
 Relay keeps each player's round private until the summary: notices about other
-seats are only shown in Lockstep, where everyone plays in view. Where the choice bar
+seats are only shown in Lockstep, where everyone plays in view. A CPU's round is
+hidden too while a human still plays after it in this round (`hide`: the screen says
+it is playing, not its dice, scores or sounds; ui.frenzy_cpu plays it without its
+lines); the summary tells it. A CPU after every human plays in view, as in Lockstep. Where the choice bar
 has one item (the Common Die's and a round's first roll), PREV or NEXT show the
 SCORES view: every seat's sheet total, and this round's running totals as far as
 the schedule shows them (Lockstep: all; Relay: the player's own); any key closes it.
@@ -53,7 +56,7 @@ from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, NEXT, OK, PREV, Screen, \
-    end_choices, key, mark, rematch
+    end_choices, grace, key, mark, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -149,6 +152,7 @@ class FrenzyScreen(Screen):
         self.best = 0  # PH_TAKE: the selection TAKE opens with (the most points)
         self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
+        self.hide = False  # a CPU's Relay round that a human plays after: not shown
         self.by_cpu = 0  # the last decision was a CPU's: its Farkle closes by itself
         # The dice row as shown is a snapshot, so overlays keep the roll they are about
         # (the core keeps the dice past nrolled at 0).
@@ -253,7 +257,7 @@ class FrenzyScreen(Screen):
                 self.cur ^= 1
                 self.dirty = mark(self.dirty, DIRTY_CURSOR)  # the choices alone (draw)
                 app.play(SELECT)
-            elif k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
+            elif k == OK and grace(app, int.from_bytes(self.ov[_WIN_T0:], "big"), _WIN_GRACE):
                 if self.cur:
                     app.menu()
                 else:
@@ -354,6 +358,7 @@ class FrenzyScreen(Screen):
         lost = g.running(actor)
         doubled = g.common == TWOX  # as it is before a round end
         was_in = g.in_round
+        hide = self.hide  # the decision of a hidden CPU round: no sound, no overlay
         g.apply(d)
         sch = g.schedule
         for nt in g.notes:
@@ -367,13 +372,14 @@ class FrenzyScreen(Screen):
             elif t == "farkle":
                 ov[_FSEAT] = nt[1]
                 ov[_FLOST:_FLOST + 3] = min(lost, 0xFFFFFF).to_bytes(3, "big")
-                v = V_FARKLE
-                app.play(FARKLE)
+                if not hide:
+                    v = V_FARKLE
+                    app.play(FARKLE)
             elif t == "stopped_by":
                 s = nt[1]
                 ov[_SCUT + s] = nt[2] << 6 | step
                 i = ov[_NN]
-                if (sch == LOCKSTEP or s == actor) and i < _NMAX:
+                if (sch == LOCKSTEP or s == actor and not hide) and i < _NMAX:
                     # bit 3: below the entry, before the sheet: this counts 0
                     zero = not g.totals[s] and nt[3] * (2 if doubled else 1) < ENTRY
                     ov[_NSF + i] = s << 4 | nt[2] | (8 if zero else 0)
@@ -383,6 +389,8 @@ class FrenzyScreen(Screen):
                     ov[_NN] = i + 1
             elif t == "common":
                 ov[_SCUT:_SCUT + 4] = b"\0\0\0\0"  # a new round: no cuts yet
+            elif hide:
+                pass  # (its sounds would tell its round)
             elif t == "fill":
                 app.play(SAFE)
             elif t == "wild":
@@ -402,6 +410,15 @@ class FrenzyScreen(Screen):
                 b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
                 ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
                 v = V_SUMMARY
+                if g.players == 1:
+                    # Solo, the summary would show nothing new (the round's score was
+                    # on screen, a Farkle has its own): a line says it, no press.
+                    v = 0
+                    if not f and g.phase != PH_OVER:  # (the end says it all)
+                        c = g.round_scores[0]
+                        r = g.round_raw[0]
+                        app.say("ROUND %d: %s, TOTAL %d" % (
+                            nt[1], "+%d" % c if c or not r else "%d<400" % r, g.totals[0]))
             elif t == "tie":
                 ov[_SFLAGS] = ov[_SFLAGS] & 1 | nt[1] << 4
             elif t == "win":
@@ -412,7 +429,7 @@ class FrenzyScreen(Screen):
         self._fold(actor)
         if g.phase == PH_OVER:
             app.finish(self.KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"),
-                       g.totals[g.winner])
+                       g.totals[g.winner], g.round if g.players == 1 else 0)
         if self.view == V_PLAY and ov[_NQ]:
             self._next_view()
 
@@ -568,6 +585,7 @@ class FrenzyScreen(Screen):
         self.bar = bar
         if self.app.cpus[g.player]:
             self.rolling = False  # a CPU rolls when it is ready (ui.cpu_turn)
+        self.hide = v == V_PLAY and self._hides()
         self._texts()
         self.dirty = True
 
@@ -586,6 +604,21 @@ class FrenzyScreen(Screen):
         if start:
             self.wildv = top or 1
             self.wask = False
+
+    def _hides(self):
+        """Is the player a CPU whose Relay round a human plays after (its dice, from
+        its first roll, are not shown: the human would play knowing them)?"""
+        g = self.game
+        cpus = self.app.cpus
+        n = g.players
+        if g.schedule != RELAY or not cpus[g.player] or g.phase == PH_COMMON or \
+                g.phase == PH_OVER:
+            return False
+        for i in range((g.player - g.roller) % n + 1, n):
+            s = (g.roller + i) % n
+            if g.in_round >> s & 1 and not cpus[s]:
+                return True
+        return False
 
     def _rolls_on(self):
         """Would ROLL give this same player the next roll at once? Relay: always.
@@ -622,10 +655,18 @@ class FrenzyScreen(Screen):
         self.t_line3 = ""
         if v != V_SUMMARY and v != V_WINNER and v != V_SCORES:
             self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()  # with their overlay
-        if v == V_PLAY:
+        if v == V_PLAY and self.hide:
+            self.t_line1 = COLOURS[seat] + " IS PLAYING..."
+        elif v == V_PLAY:
             self.t_pts = ""
             m = self.mask
-            if ph == PH_TAKE and not m:
+            if ph == PH_TAKE and self.app.cpus[seat]:
+                # A CPU picks its dice one by one: a part of its pick that does not
+                # score yet is no mistake, and a human's hints would read as one.
+                p = self.ok_take[m] * 50
+                self.t_pts = "+%d" % p if p else ""
+                self.t_info = COLOURS[seat] + " PICKS ITS DICE"
+            elif ph == PH_TAKE and not m:
                 self.t_info = "OK: PICK SCORING DICE"
             elif ph == PH_TAKE:
                 # The points of the selection, and a line saying what to do about
@@ -756,14 +797,14 @@ class FrenzyScreen(Screen):
                 gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
             gfx.center(fb, self.t_line1, 40, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line2, 50, 1, gfx.MEDIUM)
-            gfx.right(fb, "OK", 128, 58)
+            gfx.right(fb, "OK", 127, 58)
         elif v == V_NOTICE:
             gfx.banner(fb, "RISER FILLED", 0)
             gfx.center(fb, self.t_line1, 16)
             gfx.center(fb, self.t_line2, 26, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line3, 38, 1, gfx.MEDIUM, 2)
             gfx.text(fb, self.t_info, 2, 58)
-            gfx.right(fb, "OK", 128, 58)
+            gfx.right(fb, "OK", 127, 58)
         elif v == V_WARN:
             gfx.banner(fb, "STOP?", 0)
             gfx.center(fb, self.t_line1, 16, 1, gfx.MEDIUM)
@@ -782,6 +823,16 @@ class FrenzyScreen(Screen):
         app = self.app
         ph = g.phase
         seat = g.player
+        if self.hide:
+            # A CPU's hidden round: who plays, not how (every redraw is a full one).
+            w = gfx.label(fb, COLOURS[seat], 0, 0)
+            gfx.text(fb, self.t_head, w + 3, 1)
+            gfx.right(fb, self.t_sheet, 127, 1)
+            gfx.center(fb, self.t_line1, 18, 1, gfx.MEDIUM)
+            gfx.center(fb, "RELAY: ITS ROUND STAYS", 34)
+            gfx.center(fb, "HIDDEN UNTIL THE SUMMARY", 41)
+            gfx.right(fb, "OK: FASTER", 127, 57)
+            return
         tumbling = app.tumbling
         frame = app.frame
         # DIRTY_DICE, a tumble's frame (app.step): fb holds the last one, the tumbling
@@ -816,7 +867,7 @@ class FrenzyScreen(Screen):
             # The header: colour label, round, the player's score sheet total.
             w = gfx.label(fb, COLOURS[seat], 0, 0)
             gfx.text(fb, self.t_head, w + 3, 1)
-            gfx.right(fb, self.t_sheet, 128, 1)
+            gfx.right(fb, self.t_sheet, 127, 1)
         cur_item = self.items[self.cur] if self.nitems else 255
         caret = ph == PH_TAKE and cur_item == IT_COMMON
         c = g.common
@@ -902,23 +953,25 @@ class FrenzyScreen(Screen):
         if not moved:
             gfx.text(fb, self.t_info, 0, 48)
             if self.nitems == 1 and not tumbling:
-                gfx.right(fb, "< >: SCORES", 128, 48)
+                gfx.right(fb, "< >: SCORES", 127, 48)
         if ph == PH_WILD:
             _button(fb, "SURE?" if self.wask else "SET WILD", 0, True)
-            gfx.right(fb, "< >", 128, _BY + 1)
+            gfx.right(fb, "< >", 127, _BY + 1)
             return
         x = 0
         for i in range(self.nitems):
             it = self.items[i]
             cur = i == self.cur
             if it == IT_TAKE:
-                x = _button(fb, "TAKE", x, cur, self.ok_take[self.mask] != 0)
+                # (A CPU's pick part way is no TAKE that cannot be pressed.)
+                x = _button(fb, "TAKE", x, cur, self.ok_take[self.mask] != 0 or
+                            app.cpus[seat] != 0)
             elif it == IT_ROLL:
                 x = _button(fb, "ROLL", x, cur)
             elif it == IT_STOP:
                 x = _button(fb, "STOP", x, cur)
         if self.rolling and not tumbling and not app.sensor_missing:
-            gfx.right(fb, "OR SHAKE", 128, _BY + 1)
+            gfx.right(fb, "OR SHAKE", 127, _BY + 1)
 
 
 def _button(fb, s, x, cursor, enabled=True):
