@@ -109,7 +109,7 @@ SCENARIOS = {
         wait 800
         snap shakeup-result # one level can move: made, and told on the pass screen
     """),
-    "shakeup-end": (5, (1, 2), """
+    "shakeup-end": (7, (1, 2), """
         until menu
         tap OK              # CONTINUE
         expect shakeup
