@@ -153,6 +153,7 @@ class FrenzyScreen(Screen):
         self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
         self.hide = False  # a CPU's Relay round that a human plays after: not shown
+        self.hid = -1  # the seat whose hidden round is on screen (drawn once), else -1
         self.by_cpu = 0  # the last decision was a CPU's: its Farkle closes by itself
         # The dice row as shown is a snapshot, so overlays keep the roll they are about
         # (the core keeps the dice past nrolled at 0).
@@ -490,7 +491,8 @@ class FrenzyScreen(Screen):
         on when the deciding seat changed."""
         g = self.game
         self._sync()
-        self.dirty = True
+        if self.hid < 0:
+            self.dirty = True
         if g.phase != PH_OVER and self.app.screen is self:
             if save:
                 self.app.save(self.KIND, g, self._pack())
@@ -585,9 +587,12 @@ class FrenzyScreen(Screen):
         self.bar = bar
         if self.app.cpus[g.player]:
             self.rolling = False  # a CPU rolls when it is ready (ui.cpu_turn)
+        was = self.hid
         self.hide = v == V_PLAY and self._hides()
+        self.hid = g.player if self.hide else -1
         self._texts()
-        self.dirty = True
+        if was < 0 or was != self.hid:
+            self.dirty = True  # (a hidden round's decisions change nothing on screen)
 
     def _wild_best(self, start):
         """Per WILD value, the best points of the roll with the WILD counted as it;
