@@ -267,16 +267,24 @@ def test_old_settings_file_loads_with_the_first_setup():
     assert s[store.S_SETUP:store.S_SETUP + 4] == store.SETTINGS_DEFAULT[12:16]
 
 
-def test_old_stats_file_loads_and_counts_cpu_games_apart():
-    root = ui_rig.tmpdir("cpu_oldstats")
-    old = bytearray(64)
-    store.stat_set(old, games.ST_SU_GAMES, 7)
+def old_stats(name, n, i, v):
+    """A Store on a stats file of n bytes (an older layout) with counter i at v: (the
+    Store, its stats as loaded: STATS_LEN bytes, newer counters at 0)."""
+    root = ui_rig.tmpdir(name)
+    old = bytearray(n)
+    store.stat_set(old, i, v)
     with open(root + "/" + store.STATS, "wb") as f:
         f.write(store.pack(0x54, old))
     st = store.Store(root)
     ba = st.load_stats()
     assert st.problem is None and len(ba) == store.STATS_LEN
-    assert store.stat(ba, games.ST_SU_GAMES) == 7
+    assert store.stat(ba, i) == v
+    return st, ba
+
+
+def test_old_stats_file_loads_and_counts_cpu_games_apart():
+    st, ba = old_stats("cpu_oldstats", 64, games.ST_SU_GAMES, 7)
+    root = st.root
     st.finish_game(games.SHAKEUP, 1, cpus=b"\x00\x01\x02")  # GREEN, an EASY CPU, won
     st.finish_game(games.SHAKEUP, 0, cpus=b"\x00\x01\x02")
     ba = store.Store(root).load_stats()

@@ -134,12 +134,17 @@ def test_a_cpus_pick_part_way_shows_no_error_hint():
 
 # ---- 3. The first game offers EASY; the levels are a choice in view -----------------
 
-def test_first_game_offers_easy_and_the_levels_are_a_choice_in_view():
-    r = ui_rig.Rig("pt_easy")
+def _su_setup(name):
+    """A fresh device (its first game), on Shake Up's setup: the rig, the screen."""
+    r = ui_rig.Rig(name)
     ui_rig.at_menu(r)
     ui_rig.to_item(r, "SHAKE UP")
     r.press(OK)
-    s = r.app.screen
+    return r, r.app.screen
+
+
+def test_first_game_offers_easy_and_the_levels_are_a_choice_in_view():
+    r, s = _su_setup("pt_easy")
     assert s.NAME == "setup" and bytes(s.seats[:2]) == b"\x00\x01", bytes(s.seats)
     while s.cur != 2:                  # GREEN's row
         r.press(NEXT)
@@ -353,15 +358,9 @@ def test_solo_frenzy_scores_its_rounds_and_skips_the_summary():
 
 
 def test_a_stats_file_from_before_the_solo_record_loads():
-    root = ui_rig.tmpdir("pt_oldstats")
-    old = bytearray(112)
-    store.stat_set(old, games.ST_FF_GAMES, 3)
-    with open(root + "/" + store.STATS, "wb") as f:
-        f.write(store.pack(0x54, old))
-    st = store.Store(root)
-    ba = st.load_stats()
-    assert st.problem is None and len(ba) == store.STATS_LEN
-    assert store.stat(ba, games.ST_FF_GAMES) == 3 and store.stat(ba, games.ST_FF_SOLO) == 0
+    from test_ui_cpu import old_stats
+    st, ba = old_stats("pt_oldstats", 112, games.ST_FF_GAMES, 3)
+    assert store.stat(ba, games.ST_FF_SOLO) == 0
 
 
 # ---- 8. A margin of 1 px at the right edge on every golden frame ---------------------
@@ -400,11 +399,7 @@ def test_every_golden_frame_keeps_a_right_margin():
 
 def test_the_simulators_text_line_follows_the_screens():
     import simrun
-    r = ui_rig.Rig("pt_prompt")
-    ui_rig.at_menu(r)
-    ui_rig.to_item(r, "SHAKE UP")
-    r.press(OK)
-    s = r.app.screen
+    r, s = _su_setup("pt_prompt")
     p = simrun._prompt(s)
     assert p == "SHAKE UP / > START", p
     r.press(NEXT)                      # PLAYERS
