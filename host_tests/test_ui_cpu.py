@@ -414,7 +414,10 @@ def test_hard_without_its_table_plays_as_normal_and_is_not_offered():
         assert seen == [0, 1, 2, 0, 1, 2], seen
     finally:
         forget(("core.data",))  # loaded again as it is
-    # With the table HARD is offered again.
+    # With the table HARD is offered again (the choices opened again).
+    r.press(BACK)
+    r.press(OK)
+    assert s.offer == 4 and s.pcur == 2
     r.press(NEXT)
     r.press(OK)
     assert s.seats[1] == 3 and s.pick < 0

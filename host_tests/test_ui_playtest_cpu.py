@@ -152,6 +152,13 @@ def test_first_game_offers_easy_and_the_levels_are_a_choice_in_view():
     assert s.pick == 1 and s.pcur == 1
     compare("setup_pick", r.frame())
     r.press(NEXT)                      # NORMAL: one press from EASY
+    ui_rig.assert_full_frame(r)        # (the two rows alone redrawn: the same pixels)
+    r.press(PREV)
+    r.press(PREV)
+    ui_rig.assert_full_frame(r)
+    r.press(NEXT)
+    r.press(NEXT)
+    assert s.pcur == 2
     r.press(OK)
     assert s.pick < 0 and s.seats[1] == 2
     r.press(OK)

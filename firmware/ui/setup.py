@@ -58,6 +58,7 @@ class Setup(Screen):
         self.cur = self.start_row()
         self.pick = -1  # the seat whose choices are open, else -1
         self.pcur = 0  # the choice under the cursor there (a seat's code)
+        self.offer = 3  # how many choices it offers (HARD: 4, with its table)
         # draw(): DIRTY_CURSOR, the cursor's row on the panel; DIRTY_PICK, the first
         # row the players' number moved (one name for both: no new qstr).
         self.shown = self.cur
@@ -76,17 +77,19 @@ class Setup(Screen):
     def start_row(self):
         return self.n + (2 if self.kind == FRENZY else 1)
 
-    def _offered(self):
-        """The seat codes offered: HARD only with its table."""
-        from core.data import has_hard
-        return 4 if has_hard(self.kind) else 3
-
     def _pick_key(self, k):
         """A key on a seat's choices."""
         app = self.app
-        n = self._offered()
+        n = self.offer
         if k == NEXT or k == PREV:
+            # The rows the cursor left and reached alone (draw(): DIRTY_CURSOR).
+            d = self.dirty
+            if not d:
+                self.shown = self.pcur
             self.pcur = (self.pcur + (1 if k == NEXT else n - 1)) % n
+            app.play_select()
+            self.dirty = mark(d, DIRTY_CURSOR)
+            return
         elif k == BACK:
             self.pick = -1
         elif k == OK:
@@ -138,6 +141,8 @@ class Setup(Screen):
             else:
                 self.pick = i = c - R_SEAT  # the seat's choices (_pick_key)
                 self.pcur = self.seats[i]
+                from core.data import has_hard
+                self.offer = 4 if has_hard(self.kind) else 3  # HARD only with its table
                 app.play_select()
                 self.dirty = True
                 return
@@ -168,18 +173,26 @@ class Setup(Screen):
         app.go = self.kind << 4 | self.n
 
     def _draw_pick(self, fb):
-        i = self.pick
-        gfx.banner(fb, COLOURS[i] + " PLAYS AS", 0, gfx.SMALL)
-        y = 11
-        for code in range(self._offered()):
-            if code == self.pcur:
-                gfx.arrow(fb, 1, y)
-                gfx.label(fb, SEAT_NAMES[code], 6, y - 1)
-            else:
-                gfx.text(fb, SEAT_NAMES[code], 7, y)
-            gfx.text(fb, SEAT_NOTES[code], 56, y)
-            y += 9
+        # A choice a display page (rows 16 + 8 code, the label's box within it): a
+        # cursor move (DIRTY_CURSOR) erases and draws the two pages alone.
+        if self.dirty == DIRTY_CURSOR:
+            for code in (self.shown, self.pcur):
+                fb.fill_rect(0, 16 + 8 * code, 128, 8, 0)
+                self._pick_row(fb, code)
+            return
+        gfx.banner(fb, COLOURS[self.pick] + " PLAYS AS", 0, gfx.SMALL)
+        for code in range(self.offer):
+            self._pick_row(fb, code)
         gfx.right(fb, "OK: CHOOSE", 126, 58)
+
+    def _pick_row(self, fb, code):
+        y = 17 + 8 * code
+        if code == self.pcur:
+            gfx.arrow(fb, 1, y)
+            gfx.label(fb, SEAT_NAMES[code], 6, y - 1)
+        else:
+            gfx.text(fb, SEAT_NAMES[code], 7, y)
+        gfx.text(fb, SEAT_NOTES[code], 56, y)
 
     def draw(self, fb):
         if self.pick >= 0:
