@@ -155,7 +155,7 @@ SCENARIOS = {
         tap NEXT            # on START (past TURNS: RELAY)
         tap OK
         expect frenzy
-        until frenzy.hide=True 8000
+        until frenzy.hid=0 8000
         wait 500            # the Common Die's line gone
         snap frenzy-relay-cpu
     """),

@@ -2,7 +2,8 @@
 CpuTurn runs for one step of a CPU seat's turn on the Frenzy screen (loaded with it for
 a Frenzy game with a CPU seat, forgotten with the game). It yields the ms to wait
 before its next step: the line to read, the dice selected one by one, the WILD picker
-turning to its value.
+turning to its value. A Relay round that a human plays after is played unseen: hides()
+tells the screen so, draw_hidden() draws what it shows instead.
 """
 from core.dice import TWOX, WILD
 from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, TAKE
@@ -10,8 +11,9 @@ from core.frenzy import ROLL as FZ_ROLL
 from core.frenzy import STOP as FZ_STOP
 from core.frenzy_score import COMMON_BIT
 from ui.cpu_turn import ACK_MS, PICK_MS, READ_MS
+from ui import gfx
 from ui.frenzy_screen import IT_COMMON, IT_ROLL, IT_STOP, IT_TAKE, V_PLAY
-from ui.screens import DIRTY_CURSOR, DIRTY_PICK, mark
+from ui.screens import COLOURS, DIRTY_CURSOR, DIRTY_PICK, mark
 from ui.sounds import SELECT
 
 
@@ -24,7 +26,7 @@ def show(turn, scr):
         scr.close_view()
         return
     ph = g.phase
-    if scr.hide:
+    if scr.hid >= 0:
         # A Relay round a human plays after: played unseen (the screen says it is
         # playing), a moment at its start, then its decisions as soon as made.
         if ph == PH_ROLL and g.step == 1:
@@ -89,6 +91,36 @@ def show(turn, scr):
             scr.decide(FZ_ROLL)  # Lockstep: its next roll comes in turn
         return
     scr.decide(d)  # (never reached: every phase is above)
+
+
+def hides(scr):
+    """The player's seat when it is a CPU whose Relay round a human still plays after
+    (its dice, from its first roll, are not shown: the human would play knowing
+    them), else -1 (FrenzyScreen.hid)."""
+    g = scr.game
+    cpus = scr.app.cpus
+    n = g.players
+    for i in range((g.player - g.roller) % n + 1, n):
+        s = (g.roller + i) % n
+        if g.in_round >> s & 1 and not cpus[s]:
+            return g.player
+    return -1
+
+
+def draw_hidden(scr, fb):
+    """A hidden round on the screen: who plays, not how (drawn once: its decisions
+    change nothing here)."""
+    g = scr.game
+    c = COLOURS[g.player]
+    w = gfx.label(fb, c, 0, 0)
+    gfx.text(fb, scr.t_head, w + 3, 1)
+    gfx.right(fb, scr.t_sheet, 127, 1)
+    t = "IS PLAYING..."
+    x = (124 - gfx.width(c, gfx.MEDIUM) - gfx.width(t, gfx.MEDIUM)) // 2
+    gfx.text(fb, t, gfx.text(fb, c, x, 18, 1, gfx.MEDIUM) + 4, 18, 1, gfx.MEDIUM)
+    gfx.center(fb, "RELAY: ITS ROUND STAYS", 34)
+    gfx.center(fb, "HIDDEN UNTIL THE SUMMARY", 41)
+    gfx.right(fb, "OK: FASTER", 127, 57)
 
 
 def ahead():

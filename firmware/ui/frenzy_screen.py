@@ -24,9 +24,9 @@ nothing hides it (_fold): the summary at a round's end, the pass screen in Locks
 
 Relay keeps each player's round private until the summary: notices about other
 seats are only shown in Lockstep, where everyone plays in view. A CPU's round is
-hidden too while a human still plays after it in this round (`hide`: the screen says
-it is playing, not its dice, scores or sounds; ui.frenzy_cpu plays it without its
-lines); the summary tells it. A CPU after every human plays in view, as in Lockstep. Where the choice bar
+hidden too while a human still plays after it in this round (`hid`, its seat: the
+screen says it is playing, not its dice, scores or sounds; ui.frenzy_cpu plays it
+without its lines and draws it); the summary tells it. A CPU after every human plays in view, as in Lockstep. Where the choice bar
 has one item (the Common Die's and a round's first roll), PREV or NEXT show the
 SCORES view: every seat's sheet total, and this round's running totals as far as
 the schedule shows them (Lockstep: all; Relay: the player's own); any key closes it.
@@ -152,8 +152,7 @@ class FrenzyScreen(Screen):
         self.best = 0  # PH_TAKE: the selection TAKE opens with (the most points)
         self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
-        self.hide = False  # a CPU's Relay round that a human plays after: not shown
-        self.hid = -1  # the seat whose hidden round is on screen (drawn once), else -1
+        self.hid = -1  # the CPU seat whose Relay round is hidden (drawn once), else -1
         self.by_cpu = 0  # the last decision was a CPU's: its Farkle closes by itself
         # The dice row as shown is a snapshot, so overlays keep the roll they are about
         # (the core keeps the dice past nrolled at 0).
@@ -359,7 +358,7 @@ class FrenzyScreen(Screen):
         lost = g.running(actor)
         doubled = g.common == TWOX  # as it is before a round end
         was_in = g.in_round
-        hide = self.hide  # the decision of a hidden CPU round: no sound, no overlay
+        hide = self.hid >= 0  # the decision of a hidden CPU round: no sound, no overlay
         g.apply(d)
         sch = g.schedule
         for nt in g.notes:
@@ -416,10 +415,8 @@ class FrenzyScreen(Screen):
                     # on screen, a Farkle has its own): a line says it, no press.
                     v = 0
                     if not f and g.phase != PH_OVER:  # (the end says it all)
-                        c = g.round_scores[0]
-                        r = g.round_raw[0]
-                        app.say("ROUND %d: %s, TOTAL %d" % (
-                            nt[1], "+%d" % c if c or not r else "%d<400" % r, g.totals[0]))
+                        from ui.frenzy_tables import solo_line
+                        app.say(solo_line(g, nt[1]))
             elif t == "tie":
                 ov[_SFLAGS] = ov[_SFLAGS] & 1 | nt[1] << 4
             elif t == "win":
@@ -588,8 +585,11 @@ class FrenzyScreen(Screen):
         if self.app.cpus[g.player]:
             self.rolling = False  # a CPU rolls when it is ready (ui.cpu_turn)
         was = self.hid
-        self.hide = v == V_PLAY and self._hides()
-        self.hid = g.player if self.hide else -1
+        self.hid = -1
+        if v == V_PLAY and self.app.cpus[g.player] and g.schedule == RELAY and \
+                ph != PH_COMMON and ph != PH_OVER:
+            from ui.frenzy_cpu import hides
+            self.hid = hides(self)
         self._texts()
         if was < 0 or was != self.hid:
             self.dirty = True  # (a hidden round's decisions change nothing on screen)
@@ -609,21 +609,6 @@ class FrenzyScreen(Screen):
         if start:
             self.wildv = top or 1
             self.wask = False
-
-    def _hides(self):
-        """Is the player a CPU whose Relay round a human plays after (its dice, from
-        its first roll, are not shown: the human would play knowing them)?"""
-        g = self.game
-        cpus = self.app.cpus
-        n = g.players
-        if g.schedule != RELAY or not cpus[g.player] or g.phase == PH_COMMON or \
-                g.phase == PH_OVER:
-            return False
-        for i in range((g.player - g.roller) % n + 1, n):
-            s = (g.roller + i) % n
-            if g.in_round >> s & 1 and not cpus[s]:
-                return True
-        return False
 
     def _rolls_on(self):
         """Would ROLL give this same player the next roll at once? Relay: always.
@@ -660,9 +645,7 @@ class FrenzyScreen(Screen):
         self.t_line3 = ""
         if v != V_SUMMARY and v != V_WINNER and v != V_SCORES:
             self.t_rows = self.t_cols = self.t_tot = self.t_tags = ()  # with their overlay
-        if v == V_PLAY and self.hide:
-            self.t_line1 = COLOURS[seat] + " IS PLAYING..."
-        elif v == V_PLAY:
+        if v == V_PLAY:
             self.t_pts = ""
             m = self.mask
             if ph == PH_TAKE and self.app.cpus[seat]:
@@ -828,15 +811,9 @@ class FrenzyScreen(Screen):
         app = self.app
         ph = g.phase
         seat = g.player
-        if self.hide:
-            # A CPU's hidden round: who plays, not how (every redraw is a full one).
-            w = gfx.label(fb, COLOURS[seat], 0, 0)
-            gfx.text(fb, self.t_head, w + 3, 1)
-            gfx.right(fb, self.t_sheet, 127, 1)
-            gfx.center(fb, self.t_line1, 18, 1, gfx.MEDIUM)
-            gfx.center(fb, "RELAY: ITS ROUND STAYS", 34)
-            gfx.center(fb, "HIDDEN UNTIL THE SUMMARY", 41)
-            gfx.right(fb, "OK: FASTER", 127, 57)
+        if self.hid >= 0:
+            from ui.frenzy_cpu import draw_hidden
+            draw_hidden(self, fb)
             return
         tumbling = app.tumbling
         frame = app.frame

@@ -151,6 +151,14 @@ def draw(scr, fb):
         end_choices(fb, scr.cur)
 
 
+def solo_line(g, rnd):
+    """Solo, a round's line instead of its summary: "ROUND 3: +450, TOTAL 2300"."""
+    c = g.round_scores[0]
+    r = g.round_raw[0]
+    return "ROUND %d: %s, TOTAL %d" % (rnd, "+%d" % c if c or not r else "%d<400" % r,
+                                       g.totals[0])
+
+
 def _standing(fb, place, name, total, y):
     """A row of the final standings: place, colour, total (medium, margins of 2)."""
     gfx.text(fb, "1234"[place - 1:place], 2, y, 1, gfx.MEDIUM)

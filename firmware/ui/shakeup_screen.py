@@ -83,12 +83,11 @@ _NOTES = ("result", "up", "safe", "penalty", "again", "rolloff", "tie", "starts"
 _T = ("NONE|PAIR|MOVE|BIG!|SPECIAL ADVANTAGE:|UP, PENALIZE, AGAIN|MOVE UP, THEN|"
       "AGAIN OR PENALIZE|MOVE A PAWN UP|NO MOVE|PENALTY FOR @|@ UP FROM LEVEL #|"
       "@ PAWN IS SAFE!|@ PAWN: LEVEL # -> 1|@: ANOTHER TURN|@ ROLLED #|TIE: SHAKE AGAIN|"
-      "@ STARTS|NO PAWN CAN MOVE|NO PAWN TO SEND BACK|@: SHAKE ONE DIE|(OR PRESS OK)|"
-      "@: SHAKE!|@: MOVE A PAWN UP|@: PENALIZE?|SHAKE #/3|FROM LEVEL # TO 2|"
+      "@ STARTS|NO PAWN CAN MOVE|NO PAWN LOST|@: SHAKE ONE DIE|(OR PRESS OK)|"
+      "@: SHAKE!|@: MOVE A PAWN UP|@: PENALIZE OR AGAIN?|SHAKE #/3|FROM LEVEL # TO 2|"
       "FROM LEVEL # TO 3|FROM LEVEL # TO SAFE|NO PENALTY|TAKE ANOTHER TURN|ALL 5 PAWNS SAFE|"
-      "@ BIG!: MOVE A PAWN UP|@ BIG!: UP, PENALIZE, AGAIN|@: PENALIZE OR AGAIN?|"
-      "@: PENALIZE, THEN AGAIN|@: SHAKE AGAIN!|UP FROM LEVEL #|PAWN IS SAFE!|"
-      "PAWN # -> 1|NO PAWN LOST|NO MOVE|")
+      "@ BIG!: MOVE A PAWN UP|@ BIG!: UP, PENALIZE, AGAIN|@: PENALIZE, THEN AGAIN|"
+      "@: SHAKE AGAIN!|")
 _T_BANNER = const(0)       # + result class: NONE, PAIR, MOVE, BIG!
 _T_SPECIAL = const(4)      # BIG on shake 1, two lines
 _T_BIG_LATE = const(6)     # BIG on shake 2/3, two lines
@@ -106,10 +105,8 @@ _T_NO_PENALTY = const(29)
 _T_ANOTHER = const(30)
 _T_WIN = const(31)
 _T_BIG_MOVE = const(32)    # + 1 on shake 1: the MOVE view's prompt after a BIG
-_T_PEN_AGAIN = const(34)   # + 1 on shake 1: the PENALTY view's prompt
-_T_SHAKE_AGAIN = const(36)
-_T_FX_UP = const(37)       # a turn told on the next turn's board (_told): up, safe,
-#                            the own pawn back, none lost, no move
+_T_PEN_AGAIN = const(34)   # on shake 1: the PENALTY view's prompt (else _T_PROMPT + 5)
+_T_SHAKE_AGAIN = const(35)
 
 # Die i at x = 12 + 29 * i; level lv (1-4, 4 = SAFE) on the row at y = 48 - 10 * lv.
 _DIE_Y = const(10)
@@ -216,11 +213,17 @@ class ShakeUpScreen(Screen):
         if none and not fell:
             lines.append(_say(_T_NO_SEND_BACK))  # else "PENALTY" reads as if one fell
         if v == BOARD and info:
-            # The turn just played, then this one's prompt.
-            again = False
+            # The turn just played in one line ("RED MOVE: UP FROM LEVEL 1": its
+            # result and what it did, else the choice made), then this one's prompt.
+            again = 0
             for i in range(0, len(info) - 1, 2):
-                again = again or info[i] == _I_AGAIN
-            t = self._told()
+                again |= info[i] == _I_AGAIN
+            t = lines[len(lines) - 1 - (again and len(lines) > 1)]
+            if self.banner:
+                c = COLOURS[info[1] >> 4]  # (the result comes first)
+                if t.startswith(c + " "):
+                    t = t[len(c) + 1:]
+                t = c + " " + self.banner + ": " + t
             lines = [t, _say(_T_SHAKE_AGAIN if again else _T_SHAKE, p)]
         elif v == ROLLOFF and not info or v == BOARD:
             lines.append(_say(_T_SHAKE_ONE if v == ROLLOFF else _T_SHAKE, p))
@@ -233,7 +236,7 @@ class ShakeUpScreen(Screen):
             if v == MOVE:
                 t = _T_BIG_MOVE + (g.shakes == 1) if big else _T_PROMPT + MOVE
             else:
-                t = _T_PEN_AGAIN + (g.shakes == 1)
+                t = _T_PEN_AGAIN if g.shakes == 1 else _T_PROMPT + PENALTY
             lines.append(_say(t, p))
             lines.append("")
             if self.choices and len(lines) >= 2:
@@ -256,38 +259,6 @@ class ShakeUpScreen(Screen):
         if self.app.cpus[p] and not self.ack:
             self.rolling = False  # a CPU shakes when it is ready (ui.cpu_turn)
         self.dirty = True
-
-    def _told(self):
-        """The turn told on the next turn's board, one line: whose result and what it
-        did ("RED MOVE: UP FROM LEVEL 1", "RED NONE: PAWN 3 -> 1"), or the choice
-        made ("RED UP FROM LEVEL 2", "GREEN PAWN: LEVEL 3 -> 1", "RED: ANOTHER
-        TURN": a penalty declined)."""
-        info = self.info
-        a = -1  # the seat that played (from the items)
-        head = fx = ""
-        for i in range(0, len(info) - 1, 2):
-            c = info[i]
-            x = info[i + 1]
-            if c == _I_RES:
-                a = x >> 4
-                cls = (x >> 2) & 3
-                head = COLOURS[a] + " " + _say(_T_BANNER + cls)
-                if cls <= CL_PAIR:
-                    fx = _say(_T_FX_UP + 3 + cls)  # NO PAWN LOST, NO MOVE
-            elif c == _I_UP:
-                a = x >> 2
-                fx = _say(_T_FX_UP, 0, x & 3)
-            elif c == _I_SAFE:
-                fx = _say(_T_FX_UP + 1)
-            elif c == _I_PEN and x >> 2 == a:
-                fx = _say(_T_FX_UP + 2, 0, x & 3)  # a NONE's own pawn
-            elif c == _I_PEN:
-                return _say(_T_INFO + _I_PEN, x >> 2, x & 3)
-            elif c == _I_AGAIN and not fx:
-                return _say(_T_INFO + _I_AGAIN, x)  # the penalty declined
-        if head:
-            return head + ": " + fx
-        return COLOURS[a] + " " + fx if fx else ""
 
     def roll(self, d=-1):
         """Apply decision d; the app calls it with none when the tumble is over: shake now."""
