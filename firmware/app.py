@@ -302,9 +302,6 @@ class App:
         cpu = self.cpu
         if cpu is None:
             cpu = self._cpu_for(scr)
-        pw = self.power
-        if pw is not None:
-            pw.activity(self.now)  # the human's prompt dims counting from its turn
         cpu.tick(scr, q)
 
     def _cpu_for(self, scr):
@@ -459,20 +456,6 @@ class App:
 
     # ---- the frame ---------------------------------------------------------------
 
-    def _unseen(self, q, rolling):
-        """The events of q that a dark panel's wake keeps (in place) -> how many."""
-        buf = q.buf
-        k = 0
-        for i in range(q.n):
-            ev = buf[i]
-            kind = ev & 0xF0
-            if (kind == PRESS or kind == REPEAT) and (ev & 0x0F) <= NEXT or rolling and (
-                    kind == SHAKE_START or kind == SHAKE_END):
-                buf[k] = ev
-                k += 1
-        q.n = k
-        return k
-
     def step(self, now_ms):
         self.now = now_ms
         self.frame += 1
@@ -494,7 +477,17 @@ class App:
                 # The panel was dark: what cannot decide blind acts (PREV/NEXT move a
                 # cursor; a shake rolls at a rolling moment); OK and BACK only woke
                 # it (How to play says so).
-                n = self._unseen(q, self.screen.rolling)
+                buf = q.buf
+                rolling = self.screen.rolling
+                k = 0
+                for i in range(n):
+                    ev = buf[i]
+                    b = ev & 0xF0
+                    if (b == PRESS or b == REPEAT) and ev & 0x0F <= NEXT or rolling and (
+                            b == SHAKE_START or b == SHAKE_END):
+                        buf[k] = ev
+                        k += 1
+                q.n = n = k
                 bt = getattr(dev, "buttons", None)
                 if bt is not None:
                     bt.ignore_held()  # held on, it stays silent (no repeat) until let go

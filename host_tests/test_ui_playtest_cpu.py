@@ -65,8 +65,9 @@ def test_relay_hides_a_cpus_round_played_before_a_humans():
     for t, seat, notice, view, tumbling in hidden:
         assert seat == 0 and view == fs.V_PLAY and not tumbling, (seat, view)
         # (the Common Die's roll, before: every player sees the Common Die)
-        assert notice in (None, "ROLLS THE COMMON DIE") or not notice.startswith(
-            ("KEEPS", "ROLLS", "STOPS", "DECLARES")), notice
+        if notice not in (None, "ROLLS THE COMMON DIE"):
+            for w in ("KEEPS", "ROLLS", "STOPS", "DECLARES"):
+                assert not notice.startswith(w), notice
     shown = set(seen.get("shown", ()))
     assert shown == {"ROLLS THE COMMON DIE"}, shown  # RED's Common Die alone, in view
     # A moment to see it plays (READ_MS), then its decisions, no pause for show.
@@ -346,7 +347,7 @@ def test_solo_frenzy_scores_its_rounds_and_skips_the_summary():
     p.play()
     assert s.view == fs.V_WINNER and p.seen.get("summary", 0) == 0
     rounds = s.game.round
-    assert s.t_line1 == "10,000 REACHED" and s.t_line3 == str(rounds), s.t_line1
+    assert s.t_line1 == "10,000 IN %d ROUNDS" % rounds, s.t_line1
     r.step()
     compare("fz_solo_winner", r.frame())
     st = r.app.store.load_stats()

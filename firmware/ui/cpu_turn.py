@@ -85,6 +85,9 @@ class CpuTurn:
     def tick(self, scr, q):
         """One frame of a CPU's part on screen scr (the game screen)."""
         app = self.app
+        pw = app.power
+        if pw is not None:
+            pw.activity(app.now)  # the human's prompt dims counting from its turn
         fast = False
         buf = q.buf
         for i in range(q.n):
@@ -193,24 +196,22 @@ class CpuTurn:
 
     def shake(self, scr, line):
         """Say what it rolls, then shake: the tumble and the dice as a human's."""
-        yield from self.line(line)
+        yield from self.say(line)
         scr.rolling = True
         self.app.start_roll()
 
-    def say(self, line):
+    def say(self, line, read=True):
         """Say line once the last line had its time to be read (OK or a shake cuts
-        it short: tick()); `yield from turn.say(line)`."""
+        it short: tick()), then (read) wait while it is read, before the step it
+        announces; `yield from turn.say(line)`."""
         left = self.need - self.app.elapsed(self.said)
         if left > 0:
             yield left
         self.app.say(line)
         self.said = self.app.now
         self.need = READ_MS + READ_CHAR_MS * len(line)
-
-    def line(self, line):
-        """Say line, then wait while it is read, before the step it announces."""
-        yield from self.say(line)
-        yield self.need
+        if read:
+            yield self.need
 
     # ---- the lines it says ------------------------------------------------------------
 

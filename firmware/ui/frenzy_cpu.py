@@ -6,7 +6,7 @@ turning to its value. A Relay round that a human plays after is played unseen: h
 tells the screen so, draw_hidden() draws what it shows instead.
 """
 from core.dice import TWOX, WILD
-from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, TAKE
+from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, RELAY, TAKE
 from core.frenzy import ROLL as FZ_ROLL
 from core.frenzy import STOP as FZ_STOP
 from core.frenzy_score import COMMON_BIT
@@ -52,7 +52,7 @@ def show(turn, scr):
             scr.dirty = True
             app.play(SELECT)
             yield PICK_MS // 2
-        yield from turn.line("DECLARES WILD AS %d" % v)
+        yield from turn.say("DECLARES WILD AS %d" % v)
         scr.decide(d)
         return
     if ph == PH_TAKE and kind == TAKE:
@@ -71,7 +71,7 @@ def show(turn, scr):
                 yield PICK_MS
         _to_item(scr, IT_TAKE)
         c = g.common
-        yield from turn.line(turn.keeps(g.rolled, m, g.nrolled, (
+        yield from turn.say(turn.keeps(g.rolled, m, g.nrolled, (
             g.wild if c == WILD else c) if m & COMMON_BIT else 0))
         scr.decide(d)
         return
@@ -79,11 +79,11 @@ def show(turn, scr):
         if kind == FZ_STOP:
             _to_item(scr, IT_STOP)
             r = g.running(g.player) * (2 if g.common == TWOX else 1)
-            yield from turn.line("STOPS WITH %d" % r)
+            yield from turn.say("STOPS WITH %d" % r)
             scr.decide(FZ_STOP)
             return
         _to_item(scr, IT_ROLL)
-        yield from turn.line(turn.rolls(g.to_roll()))
+        yield from turn.say(turn.rolls(g.to_roll()))
         if scr.roll_on:
             scr.rolling = True
             app.start_roll()
@@ -100,7 +100,7 @@ def hides(scr):
     g = scr.game
     cpus = scr.app.cpus
     n = g.players
-    for i in range((g.player - g.roller) % n + 1, n):
+    for i in range((g.player - g.roller) % n + 1, n if g.schedule == RELAY else 0):
         s = (g.roller + i) % n
         if g.in_round >> s & 1 and not cpus[s]:
             return g.player
@@ -112,15 +112,10 @@ def draw_hidden(scr, fb):
     change nothing here)."""
     g = scr.game
     c = COLOURS[g.player]
-    w = gfx.label(fb, c, 0, 0)
-    gfx.text(fb, scr.t_head, w + 3, 1)
-    gfx.right(fb, scr.t_sheet, 127, 1)
-    t = "IS PLAYING..."
-    x = (124 - gfx.width(c, gfx.MEDIUM) - gfx.width(t, gfx.MEDIUM)) // 2
-    gfx.text(fb, t, gfx.text(fb, c, x, 18, 1, gfx.MEDIUM) + 4, 18, 1, gfx.MEDIUM)
-    gfx.center(fb, "RELAY: ITS ROUND STAYS", 34)
-    gfx.center(fb, "HIDDEN UNTIL THE SUMMARY", 41)
-    gfx.right(fb, "OK: FASTER", 127, 57)
+    gfx.text(fb, scr.t_head, gfx.label(fb, c, 0, 0) + 3, 1)
+    gfx.center(fb, c, 16, 1, gfx.MEDIUM)
+    gfx.center(fb, "PLAYS ITS ROUND...", 27, 1, gfx.MEDIUM)
+    gfx.center(fb, "YOU SEE IT AT THE SUMMARY", 44)
 
 
 def ahead():

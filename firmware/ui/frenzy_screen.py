@@ -26,7 +26,8 @@ Relay keeps each player's round private until the summary: notices about other
 seats are only shown in Lockstep, where everyone plays in view. A CPU's round is
 hidden too while a human still plays after it in this round (`hid`, its seat: the
 screen says it is playing, not its dice, scores or sounds; ui.frenzy_cpu plays it
-without its lines and draws it); the summary tells it. A CPU after every human plays in view, as in Lockstep. Where the choice bar
+without its lines and draws it); the summary tells it. A CPU after every human plays
+in view, as in Lockstep. Where the choice bar
 has one item (the Common Die's and a round's first roll), PREV or NEXT show the
 SCORES view: every seat's sheet total, and this round's running totals as far as
 the schedule shows them (Lockstep: all; Relay: the player's own); any key closes it.
@@ -586,8 +587,7 @@ class FrenzyScreen(Screen):
             self.rolling = False  # a CPU rolls when it is ready (ui.cpu_turn)
         was = self.hid
         self.hid = -1
-        if v == V_PLAY and self.app.cpus[g.player] and g.schedule == RELAY and \
-                ph != PH_COMMON and ph != PH_OVER:
+        if v == V_PLAY and ph != PH_COMMON and self.app.cpus[g.player]:
             from ui.frenzy_cpu import hides
             self.hid = hides(self)
         self._texts()

@@ -95,14 +95,10 @@ def winner_texts(scr):
     g = scr.game
     rows, _, tot = _new_table(scr)
     w = g.winner
-    scr.t_line1 = COLOURS[w] + " WINS"
+    # Solo, the score is the number of rounds it took (the stats keep the fewest).
+    scr.t_line1 = "10,000 IN %d ROUNDS" % g.round if g.players == 1 else \
+        COLOURS[w] + " WINS"
     scr.t_line2 = str(g.totals[w])
-    if g.players == 1:
-        # Solo: the score is the number of rounds it took (the stats keep the fewest).
-        scr.t_line1 = "10,000 REACHED"
-        scr.t_line3 = str(g.round)
-        scr.t_info = "ROUND" if g.round == 1 else "ROUNDS"
-        scr.t_line2 = "TOTAL " + scr.t_line2
     k = 0
     for s in range(g.players):
         if s != w:
@@ -133,12 +129,6 @@ def draw(scr, fb):
         gfx.text(fb, scr.t_line3, 2, 51)
         gfx.text(fb, scr.t_line2, 2, 58)
         gfx.right(fb, "OK", 127, 58)
-    elif scr.game.players == 1:  # a solo game's end: the rounds it took
-        gfx.banner(fb, scr.t_line1, 0)
-        gfx.center(fb, scr.t_line3, 14, 1, gfx.MEDIUM, 2)
-        gfx.center(fb, scr.t_info, 32, 1, gfx.MEDIUM)
-        gfx.center(fb, scr.t_line2, 44)
-        end_choices(fb, scr.cur)
     else:  # the winner: the final standings, REMATCH or MENU
         gfx.banner(fb, scr.t_line1, 0)
         gfx.right(fb, "TOTAL", 126, 12)

@@ -43,15 +43,15 @@ def show(turn, scr):
         if kind == STOP:
             scr.cur = 5
             scr.dirty = mark(scr.dirty, DIRTY_CURSOR)
-            yield from turn.line("STOPS WITH " + ("NOTHING", "A PAIR", "A MOVE", "BIG!")[
+            yield from turn.say("STOPS WITH " + ("NOTHING", "A PAIR", "A MOVE", "BIG!")[
                 classify(g.dice)])
         else:
-            yield from turn.line(turn.keeps(g.dice, p) if p else "ROLLS 4 DICE")
+            yield from turn.say(turn.keeps(g.dice, p) if p else "ROLLS 4 DICE")
         if kind == STOP:
             scr.roll(STOP)
         else:
             if p:
-                yield from turn.say(turn.rolls(4 - _bits(p)))
+                yield from turn.say(turn.rolls(4 - _bits(p)), False)
             scr.cur = 4  # on SHAKE, as a human shakes from there
             scr.dirty = mark(scr.dirty, DIRTY_CURSOR)
             scr.rolling = True
@@ -72,7 +72,7 @@ def show(turn, scr):
             t = "TAKES ANOTHER TURN"
         else:
             t = ""
-        yield from turn.line(t)
+        yield from turn.say(t)
         scr.roll(d)
 
 
