@@ -10,13 +10,19 @@ HEAP ?=
 WINDOW ?=
 FS ?= .sim
 QUICK ?=
+WEB_PORT ?= 8000
+# The browser page's npm packages (web/package.json, pinned by web/package-lock.json).
+WEB_STAMP := web/node_modules/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: emuboard help venv sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
+.PHONY: emuboard help venv web web-dist web-deps web-shots sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
-	@echo "make test                        every test (CPython + MicroPython unix port)"
+	@echo "make web [WEB_PORT=8000]         play in a browser: build the page, serve it on 127.0.0.1"
+	@echo "make web-dist                    the page as a static site -> build/web/ (index.html at its root)"
+	@echo "make web-shots                   the page's screenshots (phone, laptop) -> tools/screenshots/web-*.png"
+	@echo "make test                        every test (CPython + MicroPython unix port + the page in Chromium)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
 	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen) into build/mp32"
@@ -25,6 +31,7 @@ help:
 	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
+	@echo "make sim LINK=3 [STATION=k PILOTS=0] [AIR=loss=20]  a LINK GAME of linked handhelds (tools/sim_link.py)"
 
 venv: $(STAMP)
 $(STAMP): tools/requirements.txt
@@ -32,10 +39,26 @@ $(STAMP): tools/requirements.txt
 	$(VPY) -m pip install -q -r tools/requirements.txt
 	touch $@
 
+web-deps: $(WEB_STAMP)
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web-dist: $(STAMP) $(WEB_STAMP)
+	$(VPY) tools/web_build.py --out build/web
+
+web: $(STAMP) $(WEB_STAMP)
+	$(VPY) tools/web_build.py --out build/web --serve --port $(WEB_PORT)
+
+web-shots: $(STAMP) $(WEB_STAMP)
+	$(VPY) tools/web_build.py --out build/web
+	$(VPY) tools/web_shots.py --site build/web --out tools/screenshots
+
 sim: $(STAMP)
-	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))
+	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD)) $(if $(LINK),--link $(LINK) $(if $(STATION),--station $(STATION)) $(if $(PILOTS),--pilots $(PILOTS)) $(if $(AIR),--air $(AIR)))
 
 test: $(STAMP)
+	@if command -v npm > /dev/null; then $(MAKE) --no-print-directory web-deps; fi
 	$(VPY) tools/check_board.py
 	$(VPY) -m pytest -c host_tests/pytest.ini host_tests
 
@@ -44,8 +67,10 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(VPY) tools/bench.py $(if $(QUICK),--quick)
+	@if command -v npm > /dev/null; then $(MAKE) --no-print-directory web-deps && $(VPY) tools/web_bench.py $(if $(QUICK),--quick); fi
 	$(VPY) tools/build.py --board esp32_devkit --quiet
 	build/mp32/obj/micropython -X heapsize=512k tools/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
+	$(VPY) tools/bench_link.py $(if $(QUICK),--quick)
 
 cpu-report: $(STAMP)
 	$(VPY) tools/cpu_report.py $(if $(QUICK),--quick)

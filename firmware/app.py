@@ -97,7 +97,9 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # forgotten on every return to the menu. A game start also forgets the menu itself
 # (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
-                 "store_check")
+                 "store_check", "ui.link_lobby", "ui.link_screen", "link.host",
+                 "link.guest", "link.proto", "link.radio", "link", "core.frenzy_live",
+                 "core.cpu_live")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
@@ -138,6 +140,7 @@ class App:
     players: int
     cpus: bytearray
     cpu: "CpuTurn | None"
+    link_radio: object
     power: "power.Power | None"
     battery: "power_battery.Battery | None"
     _blank: "screens.Screen"
@@ -178,6 +181,7 @@ class App:
         self.first = 0  # the seat that starts a new game (a rematch: the next one)
         self.cpus = bytearray(4)  # per seat: 0 HUMAN, 1-3 a CPU (EASY, NORMAL, HARD)
         self.cpu = None  # ui.cpu_turn's player while a game has CPU seats
+        self.link_radio = None  # link.radio's Radio while a link game is up
         self.notice = None
         self.notice2 = None
         self._notice_t = 0
@@ -294,6 +298,17 @@ class App:
             return False
         self.show(screens.Pass(self, seat, self.screen, note))
         return True
+
+    def link_session(self, role, saved=None):
+        """LINK GAME's session for ui.link_lobby (link.session: the radio and a host or
+        guest, loaded only now; ui.menu is forgotten, app.menu() loads it again); role
+        None turns the radio off; "play": the live round shows, the lobby goes."""
+        forget(("ui.link_lobby",) if role == "play" else ("ui.menu",))
+        gc.collect()
+        if role == "play":
+            return None
+        from link import session
+        return session(self, role, saved)
 
     def cpu_turn(self, scr, q):
         """A CPU plays this frame on game screen scr (which asks while a CPU decides):

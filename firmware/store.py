@@ -95,6 +95,9 @@ _T_GAME = const(0x47)     # "G"
 _T_SET = const(0x53)      # "S"
 _T_STATS = const(0x54)    # "T"
 _T_FIN = const(0x46)      # "F": game.sav once the game ended, holding the new stats
+_T_LINK = const(0x4C)     # "L": link.sav, a link game (README "Link game")
+LINK = "link.sav"
+MSG_LINK = "Link game was damaged"
 
 
 def crc32_soft(data, crc=0):
@@ -458,6 +461,19 @@ class Store:
         if ok:
             self._has = True
         return ok
+
+    def save_link(self, blob):
+        """The link game's save (link.game's bytes: the host's game or a guest's seat),
+        apart from game.sav so a link game never replaces a game on this device."""
+        return self._save(LINK, _T_LINK, blob)
+
+    def load_link(self):
+        """The link game's save, or None (missing; a damaged one is set aside)."""
+        return self._load(LINK, _T_LINK, MSG_LINK)
+
+    def clear_link(self):
+        _remove(self.root + LINK)
+        self._last.pop(LINK, None)
 
     def clear_game(self):
         """Forget the saved game (it ended or the player abandoned it)."""

@@ -9,6 +9,8 @@ Layers, imports going one way:
   port's os.
 - ui (ui/): screens; imports ui, core, store's codes (settings indices) and hal.events'
   codes (the event bytes are its input), those two only as codes.
+- link (link/): the link game's radio and sessions; imports core, link and the port's
+  hashlib, espnow, network (loaded by the app for LINK GAME only).
 - app (app.py, main.py, boot.py, guard*.py, watch.py, power*.py): imports any of them, and the
   board profile.
 
@@ -41,14 +43,15 @@ _MAY = {
     "hal": ({"hal", "version"}, {"micropython", "machine", "framebuf", "time", "os"}),
     "store": ({"core", "store", "version"}, {"micropython", "os", "binascii"}),
     "ui": ({"ui", "core", "version"}, {"micropython"}),
-    "app": ({"app", "core", "hal", "store", "ui", "board", "version"}, _PORT),
+    "link": ({"core", "link", "version"}, {"micropython", "hashlib", "espnow", "network"}),
+    "app": ({"app", "core", "hal", "store", "ui", "board", "version", "link"}, _PORT),
     "version": (set(), set()),
 }
 
 
 def layer(mod):
     top = mod.split(".")[0]
-    if top in ("core", "hal", "ui"):
+    if top in ("core", "hal", "ui", "link"):
         return top
     if top == "store" or top.startswith("store_"):
         return "store"

@@ -64,6 +64,11 @@ def parse_args(argv):
     p.add_argument("--frame-ms", type=int, default=0,
                    help="firmware step period (default: the App's FRAME_MS)")
     p.add_argument("--seed", default="", help="fixed dice seed (default: os.urandom)")
+    p.add_argument("--link", type=int, default=0, choices=(0, 2, 3, 4),
+                   help="linked handhelds for a LINK GAME (tools/sim_link.py)")
+    p.add_argument("--station", type=int, default=0, help="this handheld's station (--link)")
+    p.add_argument("--pilots", type=int, default=1, help="0: no background handhelds")
+    p.add_argument("--air", default="", help="stand-in radio's loss etc. (--link)")
     p.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     p.add_argument("--trace", default="", help=argparse.SUPPRESS)  # tests: frames log
     return p.parse_args(argv)
@@ -169,9 +174,15 @@ class Child:
             cmd += ["--budget", str(heap_bytes(args.heap))]
         if self.firmware.compiled:
             cmd += ["--firmware", self.firmware.path]
+        env = None
+        self.pilots = []
+        if getattr(args, "link", 0):  # a LINK GAME: the stand-in radio's station, the others
+            import sim_link
+            env = sim_link.radio_env(args, args.station)
+            self.pilots = sim_link.start_pilots(args, cmd[0], self.firmware)
         self.proc = subprocess.Popen(
             cmd, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, pass_fds=(wfd,), start_new_session=True)
+            stderr=subprocess.STDOUT, pass_fds=(wfd,), start_new_session=True, env=env)
         os.close(wfd)
         self.fd = rfd
         self.log_fd = self.proc.stdout.fileno()
@@ -222,6 +233,9 @@ class Child:
         return True
 
     def stop(self):
+        if self.pilots:
+            import sim_link
+            sim_link.stop(self.pilots)
         if self.proc.poll() is None:
             self.send("q")
             try:

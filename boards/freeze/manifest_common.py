@@ -5,10 +5,12 @@ include("$(PORT_DIR)/boards/manifest.py")  # the port's own _boot, inisetup, ...
 package("core", files=[
     "__init__.py",
     "cpu_frenzy.py",
+    "cpu_live.py",
     "cpu_shakeup.py",
     "data.py",
     "dice.py",
     "frenzy.py",
+    "frenzy_live.py",
     "frenzy_load.py",
     "frenzy_score.py",
     "frenzy_why.py",
@@ -19,6 +21,7 @@ package("core", files=[
     "shakeup_why.py",
 ], base_path="../../firmware", opt=2)
 package("hal", base_path="../../firmware", opt=2)
+package("link", base_path="../../firmware", opt=2)
 package("ui", base_path="../../firmware", opt=2)
 module("app.py", base_path="../../firmware", opt=2)
 module("crashlog.py", base_path="../../firmware", opt=2)

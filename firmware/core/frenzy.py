@@ -474,6 +474,31 @@ class Game:
                     return
         self._end_round()
 
+    def settle(self, runs):
+        """A round played outside the two schedules (the live round, core.frenzy_live)
+        ends here as any other: runs[s] is the seat's running total at its end, or -1
+        after a Farkle (seats not in the round are skipped). One step record per seat
+        (a STOP, or a FARKLE), then the engine's own end of the round: the 2X, the
+        entry rule, the goal, a tie round, the next roller."""
+        if self.phase == PH_COMMON or self.phase == PH_OVER:
+            raise ValueError("no round to settle")
+        for s in range(self.players):
+            r = self._recs[s]
+            r[:] = b""
+            if self._rin >> s & 1:
+                v = runs[s]
+                if v < 0:
+                    r.extend(bytes((_R_FARKLE, 0, 0, 0)))
+                else:
+                    v //= 50
+                    if (self.totals[s] // 50 + v * 2) > TOTAL_MAX // 50:
+                        raise ValueError("running total out of range")
+                    r.extend(bytes((_R_STOP, v >> 16, v >> 8 & 0xFF, v & 0xFF)))
+        self.notes = []
+        self.step = 1
+        self.player = self.roller
+        self._end_step()
+
     def _refused(self, d, values):
         """The ValueError for an illegal decision; its wording is rare text, loaded only
         here."""

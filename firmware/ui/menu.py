@@ -96,6 +96,7 @@ class Menu(Screen):
             items.append("CONTINUE")
         for row in GAMES_TABLE:
             items.append(row[TITLE])
+        items.append("LINK GAME")  # one handheld each (ui.link_screen)
         items.append("SETTINGS")
         items.append("HOW TO PLAY")
         items.append("STATS")
@@ -173,7 +174,9 @@ class Menu(Screen):
             if self.batt:
                 gfx.right(fb, self.batt, 127, 3, 0)
         y = 17  # each item within one 8-pixel page: a cursor move sends 2 pages
-        for i in range(len(self.items)):
+        # Six rows fit under the title: with a seventh (CONTINUE) the list scrolls.
+        top = self.cur - 5 if self.cur > 5 else 0
+        for i in range(top, min(len(self.items), top + 6)):
             if i == self.cur:
                 gfx.arrow(fb, 4, y)
                 gfx.label(fb, self.items[i], 10, y - 1)
@@ -219,6 +222,9 @@ def choose(app, item):
     elif row is not None:
         from ui.setup import Setup
         app.show(Setup(app, row))
+    elif item == "LINK GAME":
+        from ui.link_lobby import LinkMenu
+        app.show(LinkMenu(app))
     elif item == "SETTINGS":
         from ui.settings import Settings
         app.show(Settings(app))

@@ -133,7 +133,7 @@ def _own_prompt(scr, name):
 def _args(argv):
     opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
             "frame-ms": "0", "seed": "", "script": "", "budget": "0",
-            "firmware": "", "prompt": "0"}
+            "firmware": "", "prompt": "0", "pilot": "", "pilot-log": ""}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -270,6 +270,20 @@ class Runner:
         self.crashes = []
         self.sleeping = False
         self.boots = 0
+        self.pilot = None
+        try:
+            import os
+            radio = os.getenv("POCKET_RADIO")
+        except (ImportError, AttributeError):
+            radio = None
+        if radio:
+            # The ESP-NOW stand-in (tools/sim/espnow.py) loads before the heap fence, as
+            # machine.py does: on the device espnow and network are built in.
+            import espnow  # noqa: F401
+            import network  # noqa: F401
+        if opts.get("pilot"):  # a player at the buttons (link games: tools/sim/link_pilot.py)
+            from link_pilot import Pilot
+            self.pilot = Pilot(self, opts["pilot"], opts.get("pilot-log", ""))
 
     def fence(self):
         """With --budget N: keep exactly N bytes of heap free for the firmware by
@@ -331,13 +345,16 @@ class Runner:
             guard = None
         except ImportError:
             self.guard = None
-        if self.seed:
-            self.app = App(self.board, fs_root=self.fs, source=XorShift(int(self.seed)))
-        else:
-            self.app = App(self.board, fs_root=self.fs)
+        self.app = App(self.board, fs_root=self.fs, source=self.source())
         store = getattr(self.app, "store", None)
         if resume and store is not None and store.has_game():
             self.app.resume()
+
+    def source(self):
+        """The dice's byte source for a boot: seeded with --seed, else None (the board's
+        RNG, os.urandom). A front end without os.urandom (the browser page, web/webrun.py)
+        gives its own."""
+        return XorShift(int(self.seed)) if self.seed else None
 
     def crashed(self, e):
         """An exception escaped App.step: what main.py does on the device (log, the
@@ -509,7 +526,11 @@ class Runner:
             if _ticks_diff(now, nxt) < 0:
                 continue
             boots = self.boots
+            if self.pilot is not None:
+                self.pilot.tick(now)
             self.step(now)
+            if self.pilot is not None:
+                self.pilot.after()
             self.publish()
             if boots != self.boots:  # rebooted: its clock starts again at 0
                 now = nxt = _ticks_ms()

@@ -1,0 +1,383 @@
+"""The host of a link game: it opens the game, seats the guests who join, runs the
+engine (core.frenzy_live over core.frenzy) and tells every guest what it may see.
+
+`Host(radio, source, ones=300, saved=None)`; the screen calls `poll(now)` every frame,
+`local(d)` for the host's own decisions (seat 0, RED), `add_cpu()`, `start()`,
+`next_round()`, `settle_lost(seat, how)`.
+
+Reliability (ESP-NOW's own acknowledgement says only that a radio heard the frame,
+docs/library/espnow.rst:386-387 at v1.28.0; the game needs its own):
+- Every change of the game makes a new view version. A guest's view (VIEW: the
+  version, the last request taken from that guest, and the game's bytes) is sent at
+  once and again every _RESEND ms until the guest acknowledges that version (in its
+  REQ or HB); a view it has goes out every _KEEP ms as the host's heartbeat.
+- A guest's request carries its own number: the host takes number last + 1 once and
+  drops the rest (resends, duplicates, replays); the view's `ack` tells the guest.
+- Frames come in a batch per poll; the live round's announcement follows the batch
+  (core.frenzy_live: fills received before it all go on).
+- A guest silent for _LOST ms is lost: the host's player decides (settle_lost): wait,
+  a CPU takes the seat, or drop it (it stops this round and sits out the rest; its
+  total stays). A lost guest that comes back (JOIN from the same radio address)
+  takes its seat again, with a new key.
+The host saves after every change: `keep(host)` (the screen's: app.store), called in
+poll() before any view of the change goes out.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from core.dice import Dice
+from core.frenzy import RELAY, ROLL, ROLLING, STOPPED, Game
+from core.frenzy_live import L_DONE, L_ROLL, Live
+from link import proto
+from link.proto import HEAD, MAC_LEN, NOBODY, PUB_LEN, T_BEACON, T_BYE, T_HB, T_JOIN, \
+    T_REQ, T_VIEW
+from link.radio import BROADCAST
+
+K_EMPTY = const(0)
+K_HOST = const(1)
+K_GUEST = const(2)
+K_CPU = const(3)
+
+S_LOBBY = const(0)
+S_PLAYING = const(1)
+
+LOST_WAIT = const(0)
+LOST_CPU = const(1)
+LOST_DROP = const(2)
+
+_BEACON_MS = const(400)
+_RESEND = const(200)
+_KEEP = const(900)
+_LOST = const(3000)
+_CPU_MS = const(500)
+_SAVE_V = const(1)
+
+
+class Host:
+    # Set by __init__ (annotations only: no code on the device).
+    macs: list
+    keys: list
+
+    def __init__(self, radio, source, ones=300, saved=None):
+        self.radio = radio
+        self.src = source
+        self.dice = Dice(source)
+        self.ones = ones
+        self.secret, self.pub = proto.keypair(source)
+        self.code = proto.code(self.pub)
+        self.macs = [None] * 4
+        self.kind = bytearray(4)
+        self.keys = [None] * 4
+        self.heard = [0] * 4
+        self.acked = [0] * 4  # the view version each guest has
+        self.sent = [0] * 4  # when its view last went out
+        self.rseq = [0] * 4  # the last request taken from each guest
+        self.lost = 0  # seats silent too long
+        self.gone = 0  # seats dropped (stop every round)
+        self.asked = 0  # lost seats the host's player has been asked about
+        self.version = 1
+        self.live = None
+        self.state = S_LOBBY
+        self.notes = []  # the last changes' notes, for the screen's sounds and lines
+        self.due_save = False
+        self.keep = None  # keep(host): the screen's save, called before views go out
+        self.cpu_at = 0
+        self.now = 0
+        self.beacon_at = -_BEACON_MS
+        self.kind[0] = K_HOST
+        self.macs[0] = radio.mac
+        self._pubs = {}  # a joining radio's public value -> its key (agreed once)
+        self.gid = 0
+        while not self.gid:
+            b = source(2)
+            self.gid = b[0] << 8 | b[1]
+        if saved is not None:
+            self._load(saved)
+
+    # ---- seats ------------------------------------------------------------------------
+
+    def players(self):
+        n = 0
+        while n < 4 and self.kind[n]:
+            n += 1
+        return n
+
+    def add_cpu(self):
+        """A CPU takes the next free seat (in the lobby): True if there was one."""
+        n = self.players()
+        if self.state != S_LOBBY or n >= 4:
+            return False
+        self.kind[n] = K_CPU
+        self.version += 1
+        return True
+
+    def start(self):
+        """The game starts with the seats taken (2-4); the host rolls the Common Die."""
+        n = self.players()
+        if self.state != S_LOBBY or n < 2:
+            raise ValueError("a link game needs 2-4 players")
+        self.live = Live(Game(n, RELAY, self.ones))
+        self.state = S_PLAYING
+        self.next_round()
+
+    def next_round(self):
+        """Between rounds: the host rolls the Common Die (its RNG); dropped seats sit the
+        round out (stopped at once with nothing)."""
+        lv = self.live
+        lv.start(self.dice.common())
+        self.notes = list(lv.notes)
+        for s in range(lv.g.players):
+            if self.gone >> s & 1 and lv.st[s] == ROLLING:
+                lv.st[s] = STOPPED
+                lv.ph[s] = L_DONE
+        lv._end_if_done()
+        self._changed()
+
+    def settle_lost(self, s, how):
+        """The host's player's choice for lost seat s: LOST_WAIT, LOST_CPU, LOST_DROP."""
+        self.asked |= 1 << s
+        if how == LOST_CPU:
+            self.kind[s] = K_CPU
+        elif how == LOST_DROP:
+            self.gone |= 1 << s
+            lv = self.live
+            if lv is not None and lv.st[s] == ROLLING:
+                lv.st[s] = STOPPED  # it banks what it has
+                lv.ph[s] = L_DONE
+                lv.nrolled[s] = 0
+                lv._end_if_done()
+                self.notes = list(lv.notes)
+        self._changed()
+
+    # ---- decisions ------------------------------------------------------------------
+
+    def local(self, d):
+        """The host's own player (seat 0) decides d; ValueError if it may not."""
+        self._decide(0, d)
+        self._announce()
+
+    def _decide(self, s, d):
+        lv = self.live
+        if lv is None:
+            raise ValueError("no game yet")
+        vals = None
+        if d == ROLL and lv.ph[s] == L_ROLL:
+            vals = [self.dice.d6() for _ in range(lv.to_roll(s))]
+        lv.apply(s, d, vals)
+        self.notes.extend(lv.notes)
+        self._changed()
+
+    def _announce(self):
+        lv = self.live
+        if lv is not None:
+            notes = lv.announce()
+            if notes:
+                self.notes.extend(notes)
+                self._changed()
+
+    def _changed(self):
+        self.version += 1
+        self.due_save = True
+
+    def _cpus(self, now):
+        lv = self.live
+        if lv is None or now - self.cpu_at < _CPU_MS:
+            return
+        self.cpu_at = now
+        from core.cpu_live import choose
+        for s in range(lv.g.players):
+            if self.kind[s] == K_CPU and lv.st[s] == ROLLING and not self.gone >> s & 1:
+                d = choose(lv, s, self.src)
+                if d is not None:
+                    self._decide(s, d)
+
+    # ---- the radio ----------------------------------------------------------------
+
+    def poll(self, now):
+        """One frame's work: beacon, every frame received, the announcement, the views
+        due, the CPUs, lost guests."""
+        self.now = now
+        self.notes = []
+        r = self.radio
+        if now - self.beacon_at >= _BEACON_MS:
+            self.beacon_at = now
+            p = bytearray(3)
+            p[0] = self.state
+            p[1] = self.players()
+            p[2] = self.lost
+            r.send(BROADCAST, proto.seal(None, T_BEACON, self.gid, 0, bytes(p) + self.pub))
+        for _ in range(16):
+            mac, f = r.recv()
+            if mac is None:
+                break
+            self._frame(mac, f, now)
+        self._announce()
+        self._cpus(now)
+        self._announce()
+        if self.due_save and self.keep is not None:
+            # Saved before any guest hears of it: what a view acknowledges survives a
+            # restart of the host.
+            self.due_save = False
+            self.keep(self)
+        for s in range(1, 4):
+            if self.kind[s] != K_GUEST:
+                continue
+            if self.heard[s] < 0:
+                self.heard[s] = now  # restarted: from now on it has _LOST ms to join
+            if now - self.heard[s] > _LOST:
+                if not self.lost >> s & 1:
+                    self.lost |= 1 << s
+                    self.asked &= ~(1 << s)
+                    self._changed()
+                continue
+            if self.keys[s] is None:
+                continue
+            wait = _RESEND if self.acked[s] < self.version else _KEEP
+            if now - self.sent[s] >= wait:
+                self._view(s)
+
+    def _frame(self, mac, f, now):
+        h = proto.peek(f)
+        if h is None or h[1] != self.gid:
+            return
+        typ, _, sender = h
+        if typ == T_JOIN:
+            self._join(mac, f, now)
+            return
+        if sender == NOBODY or self.macs[sender] != mac or self.keys[sender] is None:
+            return
+        p = proto.open_(self.keys[sender], f)
+        if p is None:
+            return
+        s = sender
+        self.heard[s] = now
+        if self.lost >> s & 1:
+            self.lost &= ~(1 << s)
+            self._changed()
+        if typ == T_HB and len(p) == 2:
+            self._ack(s, p[0] << 8 | p[1])
+        elif typ == T_REQ and len(p) == 6:
+            self._ack(s, p[2] << 8 | p[3])
+            q = p[0] << 8 | p[1]
+            if q == self.rseq[s] + 1:
+                self.rseq[s] = q
+                try:
+                    self._decide(s, p[4] << 8 | p[5])
+                except ValueError:
+                    self._changed()  # refused: its view says so (nothing changed)
+            self.sent[s] = now - _RESEND  # answer at once, a duplicate too
+        elif typ == T_BYE:
+            self.heard[s] = now - _LOST - 1
+
+    def _ack(self, s, v):
+        if v > self.acked[s] and v <= self.version:
+            self.acked[s] = v
+
+    def _join(self, mac, f, now):
+        if len(f) != HEAD + PUB_LEN + MAC_LEN:
+            return
+        pub = bytes(f[HEAD:HEAD + PUB_LEN])
+        s = -1
+        for i in range(1, 4):
+            if self.macs[i] == mac:
+                s = i
+        if s < 0:
+            if self.state != S_LOBBY:
+                return  # a game under way seats nobody new
+            s = self.players()
+            if s >= 4:
+                return
+        k = self._pubs.get(pub)
+        if k is None:
+            try:
+                k = proto.agree(self.secret, pub, self.gid)
+            except ValueError:
+                return
+            if len(self._pubs) > 8:
+                self._pubs = {}
+            self._pubs[pub] = k
+        key = self.keys[s] if self.macs[s] == mac and self.keys[s] is not None \
+            and self.keys[s].pub == pub else proto.Key(k)
+        if proto.open_(key, f) is None:
+            return
+        if self.keys[s] is not key:
+            self.rseq[s] = 0  # a new key: the guest numbers its requests from 1 again
+        key.pub = pub
+        self.keys[s] = key
+        if self.macs[s] != mac:
+            self.macs[s] = mac
+            self.kind[s] = K_GUEST
+            self._changed()
+        elif self.kind[s] == K_CPU and self.asked >> s & 1:
+            self.kind[s] = K_GUEST  # back from lost: its seat again
+            self._changed()
+        self.heard[s] = now
+        self.acked[s] = 0
+        if self.lost >> s & 1:
+            self.lost &= ~(1 << s)
+            self._changed()
+        self._view(s)
+
+    def _view(self, s):
+        """Guest s's view: what any player may see (the game's bytes hold rolled dice
+        only; the dice to come are not drawn yet)."""
+        head = bytearray(9)
+        v = self.version
+        head[0] = v >> 8 & 0xFF
+        head[1] = v & 0xFF
+        head[2] = self.rseq[s] >> 8 & 0xFF
+        head[3] = self.rseq[s] & 0xFF
+        head[4] = s
+        head[5] = self.state
+        head[6] = self.lost
+        head[7] = self.kind[0] | self.kind[1] << 2 | self.kind[2] << 4 | self.kind[3] << 6
+        head[8] = self.gone
+        body = self.live.to_bytes() if self.live is not None else b""
+        self.sent[s] = self.now
+        self.radio.send(self.macs[s], proto.seal(self.keys[s], T_VIEW, self.gid, 0,
+                                                 bytes(head) + bytes(body)))
+
+    def close(self):
+        for s in range(1, 4):
+            if self.kind[s] == K_GUEST and self.keys[s] is not None:
+                self.radio.send(self.macs[s], proto.seal(self.keys[s], T_BYE, self.gid, 0, b""))
+
+    # ---- saving -----------------------------------------------------------------------
+
+    def to_bytes(self):
+        """The host's save: the game id, the seats (kind and radio address), the
+        dropped seats, then the live game's bytes."""
+        b = bytearray(4 + 4 * 7)
+        b[0] = _SAVE_V
+        b[1] = self.gid >> 8
+        b[2] = self.gid & 0xFF
+        b[3] = self.gone
+        for s in range(4):
+            j = 4 + 7 * s
+            b[j] = self.kind[s]
+            if self.macs[s] is not None:
+                b[j + 1:j + 7] = self.macs[s]
+        return bytes(b) + bytes(self.live.to_bytes())
+
+    def _load(self, b):
+        if len(b) < 32 or b[0] != _SAVE_V:
+            raise ValueError("not a link host's save")
+        self.gid = b[1] << 8 | b[2]
+        self.gone = b[3]
+        for s in range(4):
+            j = 4 + 7 * s
+            k = b[j]
+            if k > K_CPU or (s == 0) != (k == K_HOST):
+                raise ValueError("link save: bad seat")
+            self.kind[s] = k
+            self.macs[s] = bytes(b[j + 1:j + 7]) if k == K_GUEST else None
+        self.macs[0] = self.radio.mac
+        self.live = Live.from_bytes(bytes(b[32:]))
+        if self.live.g.players != self.players():
+            raise ValueError("link save: seats and game differ")
+        self.state = S_PLAYING
+        for s in range(1, 4):
+            self.heard[s] = -1  # its time to join again starts at the first poll

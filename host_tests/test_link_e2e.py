@@ -1,0 +1,160 @@
+"""Linked games end to end: 2-4 real firmware processes (the MicroPython unix port,
+the compiled build as deployed, tools/sim's ESP-NOW stand-in on 127.0.0.1), each App
+played at its buttons by tools/sim/link_pilot.py, through LINK GAME in the menu. Every
+handheld ends with the same totals and winner at 0, 20 and 50 % loss; a guest killed
+mid-round and started again takes its seat back; a host killed and started again
+(CONTINUE) brings everyone back."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, micropython_bin
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import sim_build  # noqa: E402
+
+_BUILD = []
+
+
+def _firmware():
+    if not _BUILD:
+        _BUILD.append(sim_build.ensure_build(ROOT, "sim")[0])
+    return _BUILD[0]
+
+
+class Handheld:
+    def __init__(self, tmp, name, sid, base, pilot, air=""):
+        self.fs = str(tmp / name)
+        self.log = str(tmp / (name + ".log"))
+        self.err = str(tmp / (name + ".err"))
+        self.sid, self.base, self.air = sid, base, air
+        self.start(pilot)
+
+    def start(self, pilot):
+        env = dict(os.environ)
+        env["POCKET_RADIO"] = "id=%d,base=%d%s" % (self.sid, self.base, self.air)
+        with open(self.err, "a") as err:
+            self.proc = subprocess.Popen(
+                [micropython_bin(), "-X", "heapsize=1m", "tools/sim/simrun.py",
+                 "--root", ROOT, "--board", "sim", "--fs", self.fs, "--frame-ms", "10",
+                 "--firmware", _firmware(), "--pilot", pilot, "--pilot-log", self.log],
+                cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                stderr=err)
+
+    def lines(self):
+        try:
+            with open(self.log) as f:
+                return f.read().split("\n")
+        except OSError:
+            return []
+
+    def over(self):
+        for ln in self.lines():
+            if ln.startswith("over "):
+                t, w = ln[5:].split()
+                return [int(v) for v in t.split(",")], int(w)
+        return None
+
+    def round(self):
+        r = 0
+        for ln in self.lines():
+            if ln.startswith("round "):
+                r = int(ln[6:])
+        return r
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        if self.proc.stdin:
+            self.proc.stdin.close()
+
+
+def _base(k):
+    return 21000 + (os.getpid() * 53 + k * 16) % 28000
+
+
+def _table(tmp, k, guests, cpus=0, air="", lost=0):
+    base = _base(k)
+    hs = [Handheld(tmp, "t%d_host" % k, 0, base, "host:%d:%d:%d" % (guests, cpus, lost), air)]
+    time.sleep(0.3)
+    for i in range(guests):
+        hs.append(Handheld(tmp, "t%d_g%d" % (k, i), i + 1, base, "join", air))
+    return hs
+
+
+def _wait(tables, limit, each=None):
+    t0 = time.time()
+    try:
+        while time.time() - t0 < limit:
+            if each is not None:
+                each()
+            if all(h.over() is not None for hs in tables for h in hs):
+                return
+            for hs in tables:
+                for h in hs:
+                    if h.proc.poll() is not None and h.over() is None:
+                        raise AssertionError("%s stopped: %s" % (h.log, open(h.err).read()[-2000:]))
+            time.sleep(0.5)
+        raise AssertionError("games unfinished: " + repr([[h.round() for h in hs] for hs in tables]))
+    finally:
+        for hs in tables:
+            for h in hs:
+                h.stop()
+
+
+def _agree(hs):
+    res = [h.over() for h in hs]
+    totals, winner = res[0]
+    assert all(r == res[0] for r in res), res
+    assert max(totals) >= 10000 and totals[winner] == max(totals)
+    assert totals.count(max(totals)) == 1
+    return totals, winner
+
+
+def test_linked_games_end_the_same_on_every_handheld_at_0_20_50_loss(tmp_path):
+    tables = [
+        _table(tmp_path, 0, 1),
+        _table(tmp_path, 1, 2, cpus=1, air=",loss=20,dup=5,reorder=10,delay=5,jitter=20,seed=3"),
+        _table(tmp_path, 2, 1, air=",loss=50,dup=5,reorder=10,delay=5,jitter=20,seed=4"),
+    ]
+    _wait(tables, 420)
+    sizes = []
+    for hs in tables:
+        totals, _ = _agree(hs)
+        sizes.append(len(totals))
+    assert sizes == [2, 4, 2]
+
+
+@pytest.mark.slow
+def test_a_guest_and_a_host_killed_mid_round_come_back(tmp_path):
+    air = ",loss=20,dup=5,reorder=10,delay=5,jitter=20,seed=5"
+    guest_t = _table(tmp_path, 3, 2, air=air)  # the host lets a lost guest wait
+    host_t = _table(tmp_path, 4, 1, air=air)
+    done = {"guest": False, "host": False}
+
+    def each():
+        g = guest_t[2]
+        if not done["guest"] and g.round() >= 3:
+            done["guest"] = True
+            g.kill()
+            time.sleep(4)  # the host sees it lost (3 s) and answers WAIT
+            g.start("cont")
+        h = host_t[0]
+        if not done["host"] and h.round() >= 3:
+            done["host"] = True
+            h.kill()
+            time.sleep(4)  # the guest says the host is lost
+            h.start("cont")
+    _wait([guest_t, host_t], 480, each)
+    assert done["guest"] and done["host"]
+    _agree(guest_t)
+    _agree(host_t)

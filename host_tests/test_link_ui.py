@@ -1,0 +1,123 @@
+"""LINK GAME through the App on one handheld (ui_rig, the stand-in radio in this
+process): HOST opens a lobby with its code and the radio on, BACK turns it off; ADD
+CPU and START play a live round against the host's CPU; a damaged link save or a radio
+that does not start is said once, in plain words, and traps nobody."""
+import os
+
+import espnow
+import ui_rig
+from ui_rig import BACK, NEXT, OK
+
+
+def _rig(name):
+    espnow.configure(id=0, base=24000 + os.getpid() % 20000)
+    r = ui_rig.Rig(name)
+    r.wait(1500)
+    assert ui_rig.to_item(r, "LINK GAME")
+    r.press(OK)
+    assert r.app.screen.NAME == "link"
+    return r
+
+
+def test_host_a_game_against_a_cpu_and_leave():
+    r = _rig("link_host")
+    assert r.app.screen.items == ["HOST", "JOIN"]
+    r.press(OK)
+    scr = r.app.screen
+    assert scr.NAME == "link_lobby" and scr.title.startswith("HOST ") and len(scr.title) == 9
+    assert r.app.link_radio is not None and "ui.menu" not in __import__("sys").modules
+    r.press(OK)  # START with nobody: refused, said
+    assert r.app.screen is scr and r.app.notice == "WAIT FOR A PLAYER"
+    r.press(NEXT)
+    r.press(OK)  # ADD CPU
+    r.press(NEXT)
+    r.press(OK)  # START
+    live = r.app.screen
+    assert live.NAME == "link_live" and live.h.live.g.players == 2
+    for _ in range(40):  # roll, take, stop as a player would, until the CPU is done too
+        lv = live.h.live
+        if lv.g.round > 1:
+            break
+        if live.rolling:
+            r.press(OK)
+            r.wait(600)
+        elif lv.ph[0] == 2:  # L_TAKE: the first die that scores alone, then TAKE
+            n = lv.nrolled[0]
+            for i in range(n):
+                if lv.points(0, 1 << i):
+                    while live.cur != i:
+                        r.press(NEXT)
+                    r.press(OK)
+                    break
+            while live.cur != n + (1 if lv.usable(0) else 0):
+                r.press(NEXT)
+            r.press(OK)
+        elif lv.ph[0] == 3:  # L_DECIDE: STOP
+            r.press(NEXT)
+            r.press(OK)
+        else:
+            r.wait(600)
+    assert live.h.live.g.round == 2 and r.app.store.load_link()[:1] == b"H"
+    r.press(BACK)
+    assert r.app.screen.NAME == "menu" and r.app.link_radio is None
+    # The menu offers the saved link game in LINK GAME.
+    assert ui_rig.to_item(r, "LINK GAME")
+    r.press(OK)
+    assert r.app.screen.items[0] == "CONTINUE"
+
+
+def test_a_damaged_link_save_is_said_and_set_aside():
+    r = _rig("link_bad")
+    r.press(BACK)
+    r.app.store.save_link(b"H\x01\x02garbage")
+    assert ui_rig.to_item(r, "LINK GAME")
+    r.press(OK)
+    assert r.app.screen.items[0] == "CONTINUE"
+    r.press(OK)
+    assert r.app.notice == "LINK GAME WAS DAMAGED"
+    assert r.app.store.load_link() is None and r.app.screen.items == ["HOST", "JOIN"]
+    assert r.app.link_radio is None
+
+
+def test_a_radio_that_does_not_start_is_said():
+    r = _rig("link_noradio")
+    real = espnow.ESPNow
+
+    def broken():
+        raise OSError(-1, "ESP_ERR_ESPNOW_INTERNAL")
+    espnow.ESPNow = broken
+    try:
+        r.press(OK)  # HOST
+    finally:
+        espnow.ESPNow = real
+    assert r.app.screen.NAME == "link" and r.app.notice == "THE RADIO DID NOT START"
+    assert r.app.link_radio is None
+
+
+def test_a_fill_elsewhere_stops_you_with_its_own_sound_and_says_who():
+    from ui.sounds import PENALTY
+    r = _rig("link_fill")
+    r.press(OK)  # HOST
+    r.press(NEXT)
+    r.press(OK)  # ADD CPU (GREEN)
+    r.press(NEXT)
+    h = r.app.screen.h
+    h.cpu_at = 10 ** 9  # the CPU waits: this test plays its seat
+    r.press(OK)  # START
+    live = r.app.screen
+    heard = []
+    play = r.app.play
+    r.app.play = lambda snd=0x1A1C: heard.append(snd) or play(snd)
+    r.press(OK)  # RED rolls (a short tumble), then sets nothing aside yet
+    r.wait(700)
+    lv = h.live
+    assert lv.st[0] == 0 and lv.ph[0] == 2  # rolled, setting dice aside (seeded dice)
+    lv.apply(1, 0x200, (1, 1, 1, 5, 5))  # GREEN rolls and fills the riser
+    lv.apply(1, 0x400 | 0x1F)
+    h._announce()
+    h._changed()
+    r.step(2)
+    assert lv.st[0] == 1 and lv.by[0] == 2  # RED stopped by GREEN
+    assert PENALTY in heard
+    assert r.app.notice == "GREEN FILLED:" and r.app.notice2.startswith("YOU STOP WITH")
+    assert live.msg.startswith("BANKED")

@@ -1,0 +1,98 @@
+// The page's speed in headless Chromium, for tools/web_bench.py (`make bench`):
+//
+//   node web/test/bench.mjs --url http://127.0.0.1:PORT/ --seconds 60 --loads 3 --out bench.json
+//
+// - time to the menu from a cold load: a fresh browser profile (no cache, no offline
+//   copy), from the navigation's start to the frame that shows the menu (the firmware's
+//   splash included), `loads` times;
+// - frames per second over `seconds` of play on the real clock: Shake Up, you against a
+//   HARD CPU, played through the on-screen buttons (OK, which also hurries the CPU, or
+//   SHAKE held when the dice are yours to roll), with each firmware frame's time in the page (wr.tick and the
+//   drawing, the saves).
+import fs from "node:fs";
+import { launch, watch } from "./browser.mjs";
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
+  if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
+  return acc;
+}, []));
+const BASE = args.url;
+const SECONDS = Number(args.seconds || 60);
+const LOADS = Number(args.loads || 3);
+const out = { loads: [], errors: [] };
+
+function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p / 100 * s.length))] : null;
+}
+
+for (let i = 0; i < LOADS; i++) {
+  const { context, close } = await launch({ width: 360, height: 740 });
+  const page = context.pages()[0] || await context.newPage();
+  watch(page, out.errors);
+  await page.goto(BASE + `?slot=bench-load-${i}`);
+  await page.waitForFunction(() => window.pd && window.pd.stats.t_menu !== null, null, { timeout: 30000 });
+  out.loads.push(await page.evaluate(() => ({
+    menu_ms: window.pd.stats.t_menu,
+    boot_ms: window.pd.stats.t_boot,
+    load_ms: performance.getEntriesByType("navigation")[0].loadEventEnd,
+  })));
+  await close();
+}
+
+{
+  const { context, close } = await launch({ width: 360, height: 740 });
+  const page = context.pages()[0] || await context.newPage();
+  watch(page, out.errors);
+  await page.goto(BASE + "?slot=bench-play");
+  await page.waitForFunction(() => window.pd && window.pd.screen() === "menu", null, { timeout: 30000 });
+  const at = {};
+  for (const b of ["PREV", "NEXT", "OK", "BACK", "SHAKE"]) {
+    const box = await page.locator(`[data-b="${b}"]`).boundingBox();
+    at[b] = [box.x + box.width / 2, box.y + box.height / 2];
+  }
+  const hold = async (b, ms) => {
+    await page.mouse.move(...at[b]);
+    await page.mouse.down();
+    await page.waitForTimeout(ms);
+    await page.mouse.up();
+  };
+  await hold("OK", 80);  // SHAKE UP
+  await page.waitForTimeout(300);
+  // The setup: you against a NORMAL CPU the first time; OK on the CPU's row makes it HARD.
+  for (const b of ["PREV", "OK", "NEXT", "OK"]) {
+    await hold(b, 80);
+    await page.waitForTimeout(250);
+  }
+  const started = await page.evaluate(() => window.pd.state());
+  const f0 = await page.evaluate(() => { window.pd.stats.step_ms.length = 0; return window.pd.frames(); });
+  const t0 = Date.now();
+  let presses = 0;
+  let shakes = 0;
+  let games = 0;
+  while (Date.now() - t0 < SECONDS * 1000) {
+    const s = await page.evaluate(() => window.pd.state());
+    if (s.screen === "menu" || s.screen === "setup") {
+      await hold("OK", 80);  // a game ended: another (CONTINUE or the setup's START)
+      games++;
+    } else if (s.rolling && !s.tumbling && !s.cpus[s.player]) {
+      await hold("SHAKE", 800);
+      shakes++;
+    } else {
+      await hold("OK", 80);  // a human's choice, or OK hurries the CPU
+      presses++;
+    }
+    await page.waitForTimeout(250);
+  }
+  const secs = (Date.now() - t0) / 1000;
+  const res = await page.evaluate(() => ({ frames: window.pd.frames(), step_ms: window.pd.stats.step_ms.slice() }));
+  const ms = res.step_ms;
+  out.play = {
+    seconds: secs, cpus: started.cpus, frames: res.frames - f0, fps: (res.frames - f0) / secs,
+    presses, shakes, games,
+    step_ms: { p50: pct(ms, 50), p95: pct(ms, 95), p99: pct(ms, 99), max: Math.max(...ms),
+      over_33: ms.filter((x) => x > 33).length },
+  };
+  await close();
+}
+fs.writeFileSync(args.out, JSON.stringify(out));
