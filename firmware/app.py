@@ -66,8 +66,8 @@ except ImportError:  # CPython
         _time.sleep(ms / 1000)
 
 from core.games import GAMES_TABLE, MODULES
-from hal.events import SHAKE_END, SHAKE_START
-from power import DEEP, OFF, Power, nap
+from hal.events import NEXT, PRESS, REPEAT, SHAKE_END, SHAKE_START
+from power import DEEP, DIM, OFF, Power, nap
 from store import S_CONTRAST, S_SENS, S_SOUND
 from ui import gfx, screens
 from ui.screens import DIRTY_DICE, DIRTY_ROLL, mark
@@ -198,6 +198,7 @@ class App:
         self._collect = False  # a screen changed: collect at the frame's end (show())
         self._cpus_due = None  # a game screen whose CPU player loads at the frame's end
         self.level = 0
+        self.woke = 0  # when a key or shake last woke a dimmed or dark panel (step())
         self.power = Power(self.settings)
         self.battery = None
         bat = getattr(devices, "battery", None)  # low-battery watch
@@ -367,7 +368,7 @@ class App:
         p = self._finish
         if p is not None:
             self._finish = None
-            self.store.finish_game(p[0], p[1], p[2], p[3], self.cpus)
+            self.store.finish_game(p[0], p[1], p[2], p[3], self.cpus, p[4])
 
     def _save(self, p):
         st = self.store
@@ -395,10 +396,11 @@ class App:
             self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
             self.warned = True  # a warning: read in full
 
-    def finish(self, kind, game, best_round=0, total=0):
+    def finish(self, kind, game, best_round=0, total=0, rounds=0):
         """The game is over: the stats counted and saved, the save cleared (resident
-        code, nothing loaded), at the end of this frame as a save is (_write())."""
-        self._finish = (kind, game.winner, best_round, total)
+        code, nothing loaded), at the end of this frame as a save is (_write()).
+        rounds: a solo Frenzy game's score (store.record_game)."""
+        self._finish = (kind, game.winner, best_round, total, rounds)
 
     def _go(self, g=-1):
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or
@@ -496,8 +498,24 @@ class App:
         n = q.n
         pw = self.power
         if n and pw is not None:
-            if pw.activity(now_ms) >= OFF:
-                n = 0  # this press only woke the display
+            lv = pw.activity(now_ms)
+            if lv >= DIM:
+                self.woke = now_ms  # (a winner's choice waits: ui.screens.woken())
+            if lv >= OFF:
+                # The panel was dark: what cannot decide blind acts (PREV/NEXT move a
+                # cursor; a shake rolls at a rolling moment); OK and BACK only woke
+                # it (How to play says so).
+                buf = q.buf
+                rolling = self.screen.rolling
+                k = 0
+                for i in range(n):
+                    ev = buf[i]
+                    b = ev & 0xF0
+                    if (b == PRESS or b == REPEAT) and ev & 0x0F <= NEXT or rolling and (
+                            b == SHAKE_START or b == SHAKE_END):
+                        buf[k] = ev
+                        k += 1
+                q.n = n = k
                 bt = getattr(dev, "buttons", None)
                 if bt is not None:
                     bt.ignore_held()  # held on, it stays silent (no repeat) until let go

@@ -75,21 +75,24 @@ S_OFF = const(8)      # minutes before display off + light sleep (0 = never)
 S_SLEEP = const(9)    # minutes before deep sleep (0 = never)
 # The last setup of each game, offered again: at S_SETUP + (kind - 1) * 2 the number
 # of players, then the seats (2 bits each, seat 0 lowest: 0 HUMAN, 1-3 a CPU of skill
-# 0-3 EASY, NORMAL, HARD). The first time: you against one NORMAL CPU.
+# 0-3 EASY, NORMAL, HARD). The first time: you against one EASY CPU (and EASY for the
+# seats added to it), a first game a beginner can win.
 S_SETUP = const(12)
 SETTINGS_LEN = const(16)
 _SETTINGS_OLD = const(12)  # a settings file from before the setups: still loads
 # Per index: the default (the range of each: store_check).
-SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0, 2, 0xA8, 2, 0xA8))
+SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0, 2, 0x54, 2, 0x54))
 
 # Stats: STATS_N counters of 4 bytes (little-endian); which is which: core.games, and
 # from ST_CPU the games against CPUs (kept apart: the counters before count only
 # all-human games): at ST_CPU + (kind - 1) * 6 + (level - 1) * 2 the games whose
 # strongest CPU had that level (1-3: EASY, NORMAL, HARD), + 1 those a human won.
 ST_CPU = const(16)
-STATS_N = const(28)
-STATS_LEN = const(112)
+_ST_SOLO = const(28)  # core.games.ST_FF_SOLO: a solo Frenzy game's fewest rounds
+STATS_N = const(29)
+STATS_LEN = const(116)
 _STATS_OLD = const(64)  # a stats file from before the CPU counters: still loads
+_STATS_CPU = const(112)  # one from before the solo record: still loads
 
 _VERSION = const(1)
 _HEAD = const(6)          # magic 2 + type 1 + version 1 + length 2
@@ -145,13 +148,16 @@ def stat_set(ba, i, v):
     ba[i * 4:i * 4 + 4] = max(0, min(v, 0x7FFFFFFF)).to_bytes(4, "little")
 
 
-def record_game(ba, kind, winner, best_round=0, total=0, cpus=None):
+def record_game(ba, kind, winner, best_round=0, total=0, cpus=None, rounds=0):
     """Count a finished game in the stats bytearray ba (the caller saves it): one more
-    game, a win for the winner's seat (0-3), and the bests the game keeps. With CPUs
-    (cpus: each seat's code, 0 HUMAN, 1-3 a CPU's level; the seats past the game's
-    are 0) it counts apart: one more game against the strongest CPU's level, and
-    whether a human won."""
+    game, a win for the winner's seat (0-3), and the bests the game keeps (rounds: a
+    solo Frenzy game's, its score: the fewest is kept). With CPUs (cpus: each seat's
+    code, 0 HUMAN, 1-3 a CPU's level; the seats past the game's are 0) it counts
+    apart: one more game against the strongest CPU's level, and whether a human
+    won."""
     g = game(kind)
+    if rounds > 0 and (not stat(ba, _ST_SOLO) or rounds < stat(ba, _ST_SOLO)):
+        stat_set(ba, _ST_SOLO, rounds)
     lv = max(cpus) if cpus else 0
     if lv and cpus is not None:
         i = ST_CPU + (kind - 1) * 6 + (lv - 1) * 2
@@ -272,8 +278,10 @@ class Store:
             raise
         except Exception:
             p = None
-        if p is not None:
-            self._stats = self._fin = bytearray(p)
+        if p is not None and len(p) <= STATS_LEN:
+            ba = bytearray(STATS_LEN)
+            ba[:len(p)] = p  # (a record from before the newest counters: they start at 0)
+            self._stats = self._fin = ba
             self._commit()
 
     def _clear(self, path, msg):
@@ -348,7 +356,8 @@ class Store:
         p = self._load(STATS, _T_STATS, MSG_STATS)
         if p is not None:
             from store_check import stats_ok  # (boot and the stats screen: forgotten after)
-            if len(p) != STATS_LEN and len(p) != _STATS_OLD or not stats_ok(p):
+            if len(p) != STATS_LEN and len(p) != _STATS_OLD and len(p) != _STATS_CPU \
+                    or not stats_ok(p):
                 self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
                 p = None
         self._stats = ba = bytearray(STATS_LEN)
@@ -490,7 +499,7 @@ class Store:
         self._has = False
         self._ram = None
 
-    def finish_game(self, kind, winner, best_round=0, total=0, cpus=None):
+    def finish_game(self, kind, winner, best_round=0, total=0, cpus=None, rounds=0):
         """A game is over: count it in the stats; replace its save by the finished
         record (the new stats), write the stats, remove the record. True when the count
         is on flash; else it is kept in RAM and committed by the next save (or boot).
@@ -498,7 +507,7 @@ class Store:
         ba = self._stats
         if ba is None:  # a Store whose stats nobody read yet (tests, tools)
             ba = self.load_stats()
-        record_game(ba, kind, winner, best_round, total, cpus)
+        record_game(ba, kind, winner, best_round, total, cpus, rounds)
         self._fin = ba
         self._has = False
         self._ram = None

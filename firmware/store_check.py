@@ -37,7 +37,7 @@ def stats_ok(p):
     for i in range(3, len(p), 4):
         if p[i] & 0x80:
             return False
-    for i in range(ST_CPU, len(p) >> 2, 2):
+    for i in range(ST_CPU, min(len(p) >> 2, ST_CPU + 12), 2):
         if _stat(p, i + 1) > _stat(p, i):
             return False
     for row in GAMES_TABLE:

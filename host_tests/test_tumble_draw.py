@@ -2,8 +2,8 @@
 """A tumble's frames after its first redraw only the tumbling dice (app.step marks
 them dirty == DIRTY_DICE; the game screens' draw() then draws over the last frame),
 a cursor move only the cursor's rows (the screen marks it dirty == DIRTY_CURSOR), and
-Shake Up's OK on a message over the board (INFO) back to the board only the lines below
-the pyramid (DIRTY_PICK): each such frame must be the frame a full draw() makes. Random
+Shake Up's board, when a notice's bar over it goes, only the lines below the pyramid
+(DIRTY_PICK): each such frame must be the frame a full draw() makes. Random
 buttons and shakes in both games, every tumbling frame and every partly redrawn one
 compared with a full redraw (README "Frame time on the device")."""
 import ui_rig
@@ -107,17 +107,16 @@ def test_shakeup_tumble_frames_are_full_frames():
 
 
 def test_shakeup_info_to_board_frames_are_full_frames():
-    # You against two CPUs: OK on your move's message (INFO) hands the board to a CPU
-    # (among humans the next turn's pass screen tells it instead), and a CPU's own
-    # INFO closes by itself: the board's lines alone are redrawn (DIRTY_PICK). The
-    # CPUs' steps redraw as a human's keys do (their picks, cursor moves) and say
-    # their lines over the frame (the bar alone): compared too, with the notice.
+    # You against two CPUs: a CPU's line over the board ends and the board's lines
+    # alone are redrawn (DIRTY_PICK). The CPUs' steps redraw as a human's keys do
+    # (their picks, cursor moves) and say their lines over the frame (the bar
+    # alone): compared too, with the notice.
     r = ui_rig.Rig("tumble3", seed=3, sim=False)
     r.wait(1500)
     ui_rig.setup_game(r, "SHAKE UP", 3, (0, 1, 1))
     assert r.screen == "shakeup"
     n = _mash(r, 11, 600)
-    assert n[4] >= 3 and n[0] > 100 and n[5] > 20 and n[3] > 20, n
+    assert n[4] >= 1 and n[0] > 100 and n[5] > 20 and n[3] > 20, n
 
 
 def test_frenzy_cpu_steps_are_full_frames():

@@ -181,7 +181,7 @@ def test_frame_schedule_catches_up_without_drift():
         assert calls[i] == i * app_mod.FRAME_MS, (i, calls[i])
 
 
-def test_idle_dims_then_blanks_and_the_waking_press_does_nothing():
+def test_idle_dims_then_blanks_and_the_waking_ok_does_nothing():
     r = ui_rig.Rig("power", seed=5, sim=False)
     d = r.dev.display
     r.wait(1500)
@@ -193,8 +193,12 @@ def test_idle_dims_then_blanks_and_the_waking_press_does_nothing():
     assert m.cur == 1 and d.level == r.app.settings[1]
     r.wait(121000)  # S_OFF = 2 minutes
     assert not d.on
-    r.press(NEXT)  # off: this press only wakes the display
-    assert d.on and m.cur == 1
+    r.press(OK)  # off: OK only wakes the display (nothing chosen blind)
+    assert d.on and m.cur == 1 and r.screen == "menu"
+    r.wait(121000)
+    assert not d.on
+    r.press(NEXT)  # off: a cursor move acts (issue 31: the key is not lost)
+    assert d.on and m.cur == 2
 
 
 def test_menu_shows_the_battery_level():

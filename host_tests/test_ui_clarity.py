@@ -73,7 +73,7 @@ def test_relay_summary_says_who_cut_a_round_and_marks_a_farkle():
     assert _drawn(f, "CUT AT STEP 1 BY GREEN", 2, 58)
     assert _drawn(f, "ROUND", 88 - gfx.width("ROUND"), 12)  # the column headings
     assert _drawn(f, "TOTAL", 126 - gfx.width("TOTAL"), 12)
-    assert _drawn(f, "OK", 128 - gfx.width("OK"), 58)       # the corner of every OK
+    assert _drawn(f, "OK", 127 - gfx.width("OK"), 58)       # the corner of every OK
     # Round 2: GREEN rolls 2X and farkles at once; RED enters the sheet.
     r.press(OK)
     _roll(r)                         # 2X
@@ -163,11 +163,10 @@ def test_wild_picker_starts_on_the_best_value_and_asks_before_a_farkle():
     assert not s.wask and s.wildv == 2
     r.press(PREV)
     r.press(OK)
-    r.press(OK)                      # sure: declared, and a Farkle (solo: the round's
-    # end, told on the summary: the FARKLE row, the dice)
-    assert s.game.wild == 1 and s.view == fs.V_SUMMARY, (s.game.wild, s.view)
-    assert s.t_cols[0] == "FARKLE" and s.t_line2 == "RED FARKLED: 2 6 2 4 3", (
-        s.t_cols, s.t_line2)
+    r.press(OK)                      # sure: declared, and a Farkle (solo: its own
+    # screen, no summary after it)
+    assert s.game.wild == 1 and s.view == fs.V_FARKLE, (s.game.wild, s.view)
+    assert s.t_line1 == "RED FARKLED", s.t_line1
 
 
 def test_frenzy_caret_stays_apart_from_the_running_total():
@@ -372,7 +371,7 @@ def test_scores_key_shows_what_the_schedule_lets_this_player_see():
     r, s = _scores_after_red_rolls_on("cl_sc_ls", fz.LOCKSTEP)
     _pass(r)
     assert s.game.player == 1 and s.game.phase == fz.PH_ROLL and s.nitems == 1
-    assert _drawn(r.frame(), "< >: SCORES", 128 - gfx.width("< >: SCORES"), 48)
+    assert _drawn(r.frame(), "< >: SCORES", 127 - gfx.width("< >: SCORES"), 48)
     r.press(NEXT)
     assert s.view == fs.V_SCORES
     assert s.t_cols[0] == "+150" and s.t_cols[1] == "+0", s.t_cols
@@ -532,13 +531,13 @@ def test_prompts_and_results_use_the_5x7_font_where_they_fit():
     s = _shakeup_to_dice(r)
     while s.cur != 5:
         r.press(NEXT)
-    r.press(OK)                      # STOP: NONE
-    assert s.lines[:2] == ["PENALTY FOR RED", "NO PAWN TO SEND BACK"], s.lines
+    r.press(OK)                      # STOP: NONE, told on GREEN's board
+    assert s.lines == ["RED NONE: NO PAWN LOST", "GREEN: SHAKE!"], s.lines
     f = r.frame()
-    big = "PENALTY FOR RED"
-    assert _drawn(f, big, (128 - gfx.width(big, gfx.MEDIUM)) // 2, 34, gfx.MEDIUM)
-    small = "NO PAWN TO SEND BACK"
-    assert _drawn(f, small, (128 - gfx.width(small)) // 2, 43)
+    small = "RED NONE: NO PAWN LOST"  # what happened, 3x5; what to do now, 5x7
+    assert _drawn(f, small, (128 - gfx.width(small)) // 2, 49)
+    big = "GREEN: SHAKE!"
+    assert _drawn(f, big, (128 - gfx.width(big, gfx.MEDIUM)) // 2, 56, gfx.MEDIUM)
 
 
 def test_frenzy_tables_read_the_screens_offsets():

@@ -46,8 +46,8 @@ def _human_shakeup(r, s, log):
         r.press(OK)
         r.wait(600)
     elif v == ss.DICE:
-        while s.cur != 5:  # STOP
-            r.press(NEXT)
+        while s.cur != 5:  # STOP: drawn first, one PREV from the first die
+            r.press(PREV)
             log.presses += 1
         r.press(OK)
     else:
@@ -201,8 +201,8 @@ def test_setup_first_time_then_the_last_one_again():
     ui_rig.to_item(r, "SHAKE UP")
     r.press(OK)
     s = r.app.screen
-    # The first time: you against one NORMAL CPU, the cursor on START.
-    assert s.NAME == "setup" and s.n == 2 and bytes(s.seats[:2]) == b"\x00\x02"
+    # The first time: you against one EASY CPU, the cursor on START.
+    assert s.NAME == "setup" and s.n == 2 and bytes(s.seats[:2]) == b"\x00\x01"
     assert s.cur == s.start_row()
     compare("setup_su", r.frame())
     r.press(BACK)
@@ -247,9 +247,12 @@ def test_setup_keeps_one_human():
     s = r.app.screen
     while s.cur != 1:
         r.press(NEXT)
-    for _ in range(5):
+    r.press(OK)  # RED's choices
+    for _ in range(3):  # EASY, NORMAL, HARD: each refused
+        r.press(NEXT)
         r.press(OK)
         assert s.seats[0] == 0, "the only seat stays human"
+        assert s.pick == 0, "its choices stay open"
     assert r.app.notice == "ONE PLAYER MUST BE HUMAN"
 
 
@@ -264,16 +267,24 @@ def test_old_settings_file_loads_with_the_first_setup():
     assert s[store.S_SETUP:store.S_SETUP + 4] == store.SETTINGS_DEFAULT[12:16]
 
 
-def test_old_stats_file_loads_and_counts_cpu_games_apart():
-    root = ui_rig.tmpdir("cpu_oldstats")
-    old = bytearray(64)
-    store.stat_set(old, games.ST_SU_GAMES, 7)
+def old_stats(name, n, i, v):
+    """A Store on a stats file of n bytes (an older layout) with counter i at v: (the
+    Store, its stats as loaded: STATS_LEN bytes, newer counters at 0)."""
+    root = ui_rig.tmpdir(name)
+    old = bytearray(n)
+    store.stat_set(old, i, v)
     with open(root + "/" + store.STATS, "wb") as f:
         f.write(store.pack(0x54, old))
     st = store.Store(root)
     ba = st.load_stats()
     assert st.problem is None and len(ba) == store.STATS_LEN
-    assert store.stat(ba, games.ST_SU_GAMES) == 7
+    assert store.stat(ba, i) == v
+    return st, ba
+
+
+def test_old_stats_file_loads_and_counts_cpu_games_apart():
+    st, ba = old_stats("cpu_oldstats", 64, games.ST_SU_GAMES, 7)
+    root = st.root
     st.finish_game(games.SHAKEUP, 1, cpus=b"\x00\x01\x02")  # GREEN, an EASY CPU, won
     st.finish_game(games.SHAKEUP, 0, cpus=b"\x00\x01\x02")
     ba = store.Store(root).load_stats()
@@ -396,16 +407,22 @@ def test_hard_without_its_table_plays_as_normal_and_is_not_offered():
         assert s.NAME == "setup" and bytes(s.seats[:2]) == b"\x00\x02", bytes(s.seats)
         while s.cur != 2:  # GREEN's row
             r.press(NEXT)
+        r.press(OK)  # its choices: HUMAN, EASY, NORMAL (no HARD)
+        assert s.pick == 1 and s.pcur == 2
         seen = []
         for _ in range(6):
-            r.press(OK)
-            seen.append(s.seats[1])
+            r.press(NEXT)
+            seen.append(s.pcur)
         assert seen == [0, 1, 2, 0, 1, 2], seen
     finally:
         forget(("core.data",))  # loaded again as it is
-    # With the table HARD is offered again.
+    # With the table HARD is offered again (the choices opened again).
+    r.press(BACK)
     r.press(OK)
-    assert s.seats[1] == 3
+    assert s.offer == 4 and s.pcur == 2
+    r.press(NEXT)
+    r.press(OK)
+    assert s.seats[1] == 3 and s.pick < 0
 
 
 def test_ok_fast_forwards_a_cpu_turn():

@@ -166,8 +166,8 @@ def test_shakeup_none_with_no_pawn_to_lose_says_so():
     while s.cur != 5:                # STOP
         r.press(NEXT)
     r.press(OK)
-    assert s.banner == "NONE", s.banner
-    assert s.lines == ["PENALTY FOR RED", "NO PAWN TO SEND BACK"], s.lines
+    # Told on the next turn's board (issue 31: no press to confirm it).
+    assert s.view == 1 and s.lines == ["RED NONE: NO PAWN LOST", "GREEN: SHAKE!"], s.lines
 
 
 def test_shakeup_back_keeps_the_dice_set_aside():

@@ -157,3 +157,130 @@ def test_a_relay_farkle_keeps_its_screen():
     r.press(OK)
     p = r.app.screen
     assert p.NAME == "pass" and p.seat == 1 and not p.note, (p.NAME, p.note)
+
+
+# ---- Shake Up (issue 31): no press for a confirmation that carries no choice --------
+
+def _su_at(name, red, green, dice, cpus=b"\0\0"):
+    """A two-seat Shake Up game shown at RED's turn (its BOARD) with these pawns (per
+    seat its counts on levels 1-4), the dice rolling `dice` (faces) first; the App
+    plays GREEN as cpus[1] says."""
+    from core import shakeup as su
+    from core.dice import Dice
+    from ui import shakeup_screen as ss
+    r = ui_rig.Rig(name)
+    r.wait(1500)
+    app = r.app
+    app.dice = Dice(ui_rig.Script(dice, 5))
+    g = su.Game(2, False, app.dice)
+    g.phase = su.SHAKE
+    g.starter = 0
+    p = g._pawns
+    p[16] = p[17] = 0  # the roll-off is over
+    for lv in range(4):
+        p[lv] = red[lv]
+        p[4 + lv] = green[lv]
+    app.players = 2
+    app.holder = 0
+    app.cpus[:2] = cpus
+    app.show(ss.ShakeUpScreen(app, g, None))
+    r.step(2)
+    return r, app.screen
+
+
+def _counted(r):
+    n = [0]
+    press = r.press
+
+    def counted(b, frames=2):
+        n[0] += 1
+        press(b, frames)
+    r.press = counted
+    return n
+
+
+def test_shakeup_stop_is_one_press_from_the_dice():
+    # STOP is drawn left of SHAKE and comes before the first die: one PREV reaches it
+    # (it sat five NEXTs right of the dice).
+    r, s = _su_at("pr_su_stop", (5, 0, 0, 0), (5, 0, 0, 0), _faces(1, 2, 4, 6))
+    r.press(OK)
+    r.wait(600)
+    assert s.view == 2 and s.cur == 0  # DICE, the cursor on the first die
+    r.press(PREV)
+    assert s.cur == 5                  # STOP
+    f = r.frame()
+    # The button under the cursor is the left one (x 12-53), lit; SHAKE's is outlined.
+    assert f[5 * 128 + 13] == 0xFF, "STOP, the left button, is lit"
+    assert not f[5 * 128 + 75] & 0x10, "SHAKE, the right one, is outlined"
+    r.press(NEXT)
+    assert s.cur == 0
+    for _ in range(4):
+        r.press(NEXT)
+    assert s.cur == 4                  # SHAKE, after the last die
+    r.press(NEXT)
+    assert s.cur == 5                  # and round again to STOP
+
+
+def test_shakeup_big_on_shake_1_takes_two_presses():
+    # A BIG on shake 1 with two levels to move from and a GREEN pawn to send back:
+    # the level and the penalty are the choices, two presses; the result's and the
+    # extra turn's screens are folded (they took four: BIG, level, penalize?, again).
+    r, s = _su_at("pr_su_big", (3, 2, 0, 0), (4, 0, 1, 0), _faces(3, 3, 3, 3))
+    r.press(OK)
+    r.wait(600)
+    assert s.view == 2 and list(s.game.dice) == [3, 3, 3, 3]
+    r.press(PREV)
+    r.press(OK)                        # STOP: a BIG
+    n = _counted(r)
+    assert s.view == 4, s.view         # MOVE, at once
+    assert s.lines[0] == "RED BIG!: UP, PENALIZE, AGAIN", s.lines
+    r.press(OK)                        # from level 1
+    assert s.view == 5 and s.lines[0] == "RED: PENALIZE, THEN AGAIN", (s.view, s.lines)
+    while s.choices[s.cur] & 0xF00 != 0x400:
+        r.press(NEXT)
+        n[0] -= 1  # (choosing among the choices: not a confirmation)
+    r.press(OK)                        # GREEN's pawn on level 3 back to 1
+    assert n[0] == 2
+    assert s.view == 1 and s.game.player == 0 and s.rolling  # RED's extra turn
+    assert s.lines == ["GREEN PAWN: LEVEL 3 -> 1", "RED: SHAKE AGAIN!"], s.lines
+    assert s.game.count(1, 3) == 0 and s.game.count(0, 2) == 3
+
+
+def test_shakeup_move_with_one_level_takes_one_press_at_most():
+    # A MOVE when one level can move: the move is made at STOP. Against a CPU no press
+    # (the CPU's board tells it); to another human, the pass screen's one press.
+    for cpus in (b"\0\2", b"\0\0"):
+        r, s = _su_at("pr_su_move%d" % cpus[1], (5, 0, 0, 0), (5, 0, 0, 0),
+                      _faces(3, 3, 3, 1), cpus)
+        r.press(OK)
+        r.wait(600)
+        r.press(PREV)
+        r.press(OK)                    # STOP: a MOVE, from level 1 (the only one)
+        n = _counted(r)
+        if cpus[1]:
+            assert r.screen == "shakeup" and s.view == 1 and s.game.player == 1
+            assert s.lines[0] == "RED MOVE: UP FROM LEVEL 1", s.lines
+            assert s.lines[1] == "GREEN: SHAKE!"
+            r.wait(1200)               # GREEN waits while it is read
+            assert s.view == 1 and not r.app.tumbling
+        else:
+            p = r.app.screen
+            assert p.NAME == "pass" and p.note[0] == "RED: MOVE", p.note
+            r.press(OK)
+            assert r.app.screen is s and s.view == 1 and s.game.player == 1
+        assert n[0] == (0 if cpus[1] else 1)
+        assert s.game.count(0, 2) == 1
+
+
+def test_shakeup_turn_takes_at_most_7_presses_on_average():
+    # tools/presses.py's scripted two-player games (the same seeds as its table).
+    try:
+        import presses
+    except ImportError:
+        return  # (MicroPython: the tool is CPython's, argparse and all)
+    tp = tt = 0
+    for seed in (1, 2):
+        p, t = presses.shakeup(2, seed)
+        tp += p
+        tt += t
+    assert tp <= 7 * tt, (tp, tt, tp / tt)

@@ -22,10 +22,15 @@ class Pilot(ui_rig.Player):
         self.hook = None  # hook(label) -> True stops play() (golden-frame captures)
 
     def to_cursor(self, want, attr="cur"):
+        # As a player reads the DICE view: STOP is drawn first, one PREV from the
+        # first die; SHAKE last (one PREV from STOP).
+        s = self.scr()
+        back = attr == "cur" and s.view == ss.DICE and (
+            want == 5 and s.cur != 4 or want == 4 and s.cur == 5)
         for _ in range(12):
-            if getattr(self.scr(), attr) == want:
+            if getattr(s, attr) == want:
                 return
-            self.r.press(NEXT)
+            self.r.press(PREV if back else NEXT)
         raise AssertionError("cursor never reached %r" % (want,))
 
     def roll_action(self):

@@ -252,7 +252,8 @@ def at_menu(r):
 def setup_game(r, item, players, seats=None, press=True):
     """From the menu: choose `item` (a game), then on its setup screen `players` and
     each seat's code (seats: 0 HUMAN, 1-3 CPU EASY, NORMAL, HARD; None: all human),
-    by its buttons (NEXT moves over the rows, OK changes one); then START (unless
+    by its buttons (NEXT moves over the rows, OK opens a seat's choices: NEXT to
+    one, OK takes it); then START (unless
     press is False: left on START)."""
     m = r.app.screen
     while m.items[m.cur] != item:
@@ -271,10 +272,16 @@ def setup_game(r, item, players, seats=None, press=True):
         r.press(OK)
     for _ in range(2):  # twice: the one human left stays so until another seat is
         for i in range(players):
+            if s.seats[i] == want[i]:
+                continue
             row(1 + i)
-            for _ in range(4):
-                if s.seats[i] == want[i]:
-                    break
+            r.press(OK)  # the seat's choices, all in view
+            while s.pcur != want[i]:
+                r.press(NEXT)
+            r.press(OK)
+            if s.pick >= 0:  # (the one human left: not yet) the seat as it was
+                while s.pcur != s.seats[i]:
+                    r.press(NEXT)
                 r.press(OK)
     assert bytes(s.seats[:players]) == want[:players], (bytes(s.seats), want)
     row(s.start_row())

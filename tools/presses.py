@@ -9,7 +9,10 @@ pacing can be measured (the same seeds play the same games, as long as the scree
 offer the same choices):
 
     .venv/bin/python tools/presses.py [--seeds 3] [--players 2] [--by-screen]
-        [--at COMMIT]
+        [--cpu] [--at COMMIT]
+
+--cpu also plays Shake Up against a NORMAL CPU (test_ui_cpu's pilot: STOP at once,
+OK on every message) and counts the human's presses per human turn.
 
 --at plays the tree of another commit with its own screens and pilots (git archive
 into a temporary folder, this script copied in), e.g. the "before" of issue 18:
@@ -96,6 +99,26 @@ def shakeup(players, seed, by=None):
     return n[0], turns[0]
 
 
+def shakeup_cpu(seed):
+    """A Shake Up game, you (RED) against a NORMAL CPU, to the end: (the human's
+    presses, the human's turns: each has one first shake)."""
+    from test_ui_cpu import Log, _start, play
+    r = _start("pr_sucpu%d" % seed, "SHAKE UP", 2, (0, 2), seed=seed)
+    log = Log()
+    turns = [0, 0]  # turns, the human's shakes last frame
+
+    def each(r):
+        s = r.app.screen
+        if s.NAME == "shakeup" and s.game.player == 0 and s.game.phase:
+            k = s.game.shakes
+            if k == 1 and turns[1] == 0:
+                turns[0] += 1
+            turns[1] = k
+        return False
+    play(r, log, until=each)
+    return log.presses, turns[0]
+
+
 def _report(label, tp, tt, by):
     print("%s: %d presses, %d turns, %.1f presses/turn" % (label, tp, tt, tp / tt))
     if by is not None:
@@ -115,6 +138,8 @@ def _at(a):
                 "--seeds", str(a.seeds), "--players", str(a.players)]
         if a.by_screen:
             args.append("--by-screen")
+        if a.cpu:
+            args.append("--cpu")
         return subprocess.run(args, cwd=tmp).returncode
     finally:
         shutil.rmtree(tmp)
@@ -126,6 +151,8 @@ def main():
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--by-screen", action="store_true",
                     help="also the presses per screen, view (or phase) and button")
+    ap.add_argument("--cpu", action="store_true",
+                    help="also Shake Up against a NORMAL CPU: the human's presses per turn")
     ap.add_argument("--at", metavar="COMMIT",
                     help="count in that commit's tree (its screens and pilots)")
     a = ap.parse_args()
@@ -147,6 +174,13 @@ def main():
         tp += p
         tt += t
     _report("shakeup %dp" % max(a.players, 2), tp, tt, by)
+    if a.cpu:
+        tp = tt = 0
+        for seed in range(1, a.seeds + 1):
+            p, t = shakeup_cpu(seed)
+            tp += p
+            tt += t
+        _report("shakeup vs NORMAL CPU, the human's turns", tp, tt, None)
 
 
 if __name__ == "__main__":

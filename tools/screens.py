@@ -39,8 +39,9 @@ _SU_START = """
     tap NEXT
     tap NEXT
     tap NEXT                # on GREEN
-    tap OK
-    tap OK                  # CPU NORMAL -> HARD -> HUMAN
+    tap OK                  # its choices, on CPU EASY
+    tap PREV
+    tap OK                  # HUMAN
     tap NEXT                # on START
     tap OK                  # 2 players
     expect shakeup
@@ -53,8 +54,9 @@ _FZ_START = """
     tap NEXT
     tap NEXT
     tap NEXT                # on GREEN
-    tap OK
-    tap OK                  # CPU NORMAL -> HARD -> HUMAN
+    tap OK                  # its choices, on CPU EASY
+    tap PREV
+    tap OK                  # HUMAN
     tap NEXT
     tap NEXT                # on START (past TURNS)
     tap OK                  # 2 players
@@ -64,6 +66,19 @@ SCENARIOS = {
     "menu": (1, None, """
         until menu
         snap menu
+    """),
+    "setup": (1, None, """
+        until menu
+        tap OK              # SHAKE UP
+        expect setup
+        wait 300
+        snap setup          # the first game: you against an EASY CPU
+        tap NEXT
+        tap NEXT
+        tap NEXT            # on GREEN
+        tap OK
+        wait 300
+        snap setup-levels   # a seat's choices, all in view
     """),
     "shakeup": (1, None, _SU_START + """
         wait 300
@@ -89,14 +104,12 @@ SCENARIOS = {
         tap OK              # shake the others
         wait 800
         snap shakeup-dice
-        tap NEXT
-        tap NEXT
-        tap NEXT            # on STOP
+        tap PREV            # on STOP: one press from the first die
         tap OK
         wait 800
         snap shakeup-result # one level can move: made, and told on the pass screen
     """),
-    "shakeup-end": (5, (1, 2), """
+    "shakeup-end": (7, (1, 2), """
         until menu
         tap OK              # CONTINUE
         expect shakeup
@@ -121,6 +134,30 @@ SCENARIOS = {
         tap OK              # TAKE
         wait 500
         snap frenzy-riser
+    """),
+    "frenzy-relay": (2, None, """
+        until menu
+        tap NEXT
+        tap OK              # FARKLE FRENZY
+        expect setup
+        tap NEXT
+        tap NEXT
+        tap NEXT            # on GREEN
+        tap OK
+        tap PREV
+        tap OK              # GREEN: HUMAN
+        tap PREV            # on RED
+        tap OK
+        tap NEXT
+        tap OK              # RED: CPU NORMAL, the round's roller
+        tap NEXT
+        tap NEXT
+        tap NEXT            # on START (past TURNS: RELAY)
+        tap OK
+        expect frenzy
+        until frenzy.hid=0 8000
+        wait 500            # the Common Die's line gone
+        snap frenzy-relay-cpu
     """),
     "frenzy-end": (5, (2, 2), """
         until menu

@@ -28,6 +28,8 @@ ST_SU_WINS = const(2)     # + seat (0-3): Shake Up wins per colour
 ST_FF_WINS = const(6)     # + seat (0-3): Frenzy wins per colour
 ST_FF_BEST = const(10)    # best Frenzy round score
 ST_FF_HIGH = const(11)    # best Frenzy final total
+# (16-27: store.ST_CPU's counters of the games against CPUs)
+ST_FF_SOLO = const(28)    # the fewest rounds a solo Frenzy game took to 10,000 (0: none)
 NONE = const(255)
 
 # Row fields.

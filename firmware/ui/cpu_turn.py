@@ -39,7 +39,10 @@ except ImportError:
         return x
 
 PICK_MS = const(350)   # between the dice it sets aside or selects, one by one
-READ_MS = const(1100)  # a line to read before the decision is made
+# A line stays READ_MS plus READ_CHAR_MS a character (at least 1.5 s: "ROLLS 4 DICE"
+# 1.66 s, "KNOCKS YELLOW DOWN FROM 3" 2.05 s) before the next replaces it.
+READ_MS = const(1300)
+READ_CHAR_MS = const(30)
 ACK_MS = const(1600)   # a CPU's result, move or Farkle on screen before play goes on
 _LOOK_MS = const(700)   # the dice or choices on screen before the first pick
 # Thinking's share of a 33 ms frame: the steps start while less than this is used, and
@@ -65,6 +68,8 @@ class CpuTurn:
         self.mod = None  # the game's CPU module: load()
         self.shows = None  # its show(turn, scr): ui.shakeup_cpu's or ui.frenzy_cpu's
         self.ahead = None  # Shake Up's tables in the making (cpu_shakeup.prepare())
+        self.said = app.now  # when its last line was said (say()), and how long it
+        self.need = 0  # is to be read
 
     def close(self):
         self.ahead = None
@@ -79,6 +84,9 @@ class CpuTurn:
     def tick(self, scr, q):
         """One frame of a CPU's part on screen scr (the game screen)."""
         app = self.app
+        pw = app.power
+        if pw is not None:
+            pw.activity(app.now)  # the human's prompt dims counting from its turn
         fast = False
         buf = q.buf
         for i in range(q.n):
@@ -100,6 +108,7 @@ class CpuTurn:
             self.due = app.now
         if fast:
             self.due = app.now
+            self.need = 0  # the line read: the next may replace it at once
         if app.elapsed(self.due) < 0:
             a = self.ahead  # a wait: the time to make the tables ahead
             if a is not None and self._work(a, scr.dirty) is not None:
@@ -151,10 +160,10 @@ class CpuTurn:
             if dirty or diff(clock(), t0) >= _THINK_MS:
                 return None
 
-    def think(self, scr):
+    def think(self, scr, look=True):
         """The CPU's decision for g.player: yields 0 (think on in the next frame), then
-        the ms still to wait until _LOOK_MS have passed since it began; returns the
-        decision (`d = yield from turn.think(scr)`)."""
+        (look) the ms still to wait until _LOOK_MS have passed since it began; returns
+        the decision (`d = yield from turn.think(scr)`)."""
         app = self.app
         t0 = app.now
         g = scr.game
@@ -185,7 +194,7 @@ class CpuTurn:
                 from ui.cpu_fault import fallback
                 fallback(self, scr, skill, e)
         left = _LOOK_MS - app.elapsed(t0)
-        if left > 0:
+        if left > 0 and look:
             yield left  # what it decided on stays on screen a moment first
         return d
 
@@ -201,10 +210,22 @@ class CpuTurn:
 
     def shake(self, scr, line):
         """Say what it rolls, then shake: the tumble and the dice as a human's."""
-        self.app.say(line)
-        yield READ_MS
+        yield from self.say(line)
         scr.rolling = True
         self.app.start_roll()
+
+    def say(self, line, read=True):
+        """Say line once the last line had its time to be read (OK or a shake cuts
+        it short: tick()), then (read) wait while it is read, before the step it
+        announces; `yield from turn.say(line)`."""
+        left = self.need - self.app.elapsed(self.said)
+        if left > 0:
+            yield left
+        self.app.say(line)
+        self.said = self.app.now
+        self.need = READ_MS + READ_CHAR_MS * len(line)
+        if read:
+            yield self.need
 
     # ---- the lines it says ------------------------------------------------------------
 

@@ -2,16 +2,18 @@
 CpuTurn runs for one step of a CPU seat's turn on the Frenzy screen (loaded with it for
 a Frenzy game with a CPU seat, forgotten with the game). It yields the ms to wait
 before its next step: the line to read, the dice selected one by one, the WILD picker
-turning to its value.
+turning to its value. A Relay round that a human plays after is played unseen: hides()
+tells the screen so, draw_hidden() draws what it shows instead.
 """
 from core.dice import TWOX, WILD
-from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, TAKE
+from core.frenzy import PH_COMMON, PH_DECIDE, PH_ROLL, PH_TAKE, PH_WILD, RELAY, TAKE
 from core.frenzy import ROLL as FZ_ROLL
 from core.frenzy import STOP as FZ_STOP
 from core.frenzy_score import COMMON_BIT
 from ui.cpu_turn import ACK_MS, PICK_MS, READ_MS
+from ui import gfx
 from ui.frenzy_screen import IT_COMMON, IT_ROLL, IT_STOP, IT_TAKE, V_PLAY
-from ui.screens import DIRTY_CURSOR, DIRTY_PICK, mark
+from ui.screens import COLOURS, DIRTY_CURSOR, DIRTY_PICK, mark
 from ui.sounds import SELECT
 
 
@@ -24,6 +26,17 @@ def show(turn, scr):
         scr.close_view()
         return
     ph = g.phase
+    if scr.hid >= 0:
+        # A Relay round a human plays after: played unseen (the screen says it is
+        # playing), a moment at its start, then its decisions as soon as made.
+        if ph == PH_ROLL and g.step == 1:
+            yield READ_MS
+        if ph == PH_ROLL:
+            scr.roll()
+        else:
+            d = yield from turn.think(scr, False)
+            scr.decide(d)
+        return
     if ph == PH_COMMON or ph == PH_ROLL:
         yield from turn.shake(scr, "ROLLS THE COMMON DIE" if ph == PH_COMMON
                                else turn.rolls(g.to_roll()))
@@ -39,8 +52,7 @@ def show(turn, scr):
             scr.dirty = True
             app.play(SELECT)
             yield PICK_MS // 2
-        app.say("DECLARES WILD AS %d" % v)
-        yield READ_MS
+        yield from turn.say("DECLARES WILD AS %d" % v)
         scr.decide(d)
         return
     if ph == PH_TAKE and kind == TAKE:
@@ -59,22 +71,19 @@ def show(turn, scr):
                 yield PICK_MS
         _to_item(scr, IT_TAKE)
         c = g.common
-        app.say(turn.keeps(g.rolled, m, g.nrolled, (g.wild if c == WILD else c)
-                         if m & COMMON_BIT else 0))
-        yield READ_MS
+        yield from turn.say(turn.keeps(g.rolled, m, g.nrolled, (
+            g.wild if c == WILD else c) if m & COMMON_BIT else 0))
         scr.decide(d)
         return
     if ph == PH_DECIDE:
         if kind == FZ_STOP:
             _to_item(scr, IT_STOP)
             r = g.running(g.player) * (2 if g.common == TWOX else 1)
-            app.say("STOPS WITH %d" % r)
-            yield READ_MS
+            yield from turn.say("STOPS WITH %d" % r)
             scr.decide(FZ_STOP)
             return
         _to_item(scr, IT_ROLL)
-        app.say(turn.rolls(g.to_roll()))
-        yield READ_MS
+        yield from turn.say(turn.rolls(g.to_roll()))
         if scr.roll_on:
             scr.rolling = True
             app.start_roll()
@@ -82,6 +91,31 @@ def show(turn, scr):
             scr.decide(FZ_ROLL)  # Lockstep: its next roll comes in turn
         return
     scr.decide(d)  # (never reached: every phase is above)
+
+
+def hides(scr):
+    """The player's seat when it is a CPU whose Relay round a human still plays after
+    (its dice, from its first roll, are not shown: the human would play knowing
+    them), else -1 (FrenzyScreen.hid)."""
+    g = scr.game
+    cpus = scr.app.cpus
+    n = g.players
+    for i in range((g.player - g.roller) % n + 1, n if g.schedule == RELAY else 0):
+        s = (g.roller + i) % n
+        if g.in_round >> s & 1 and not cpus[s]:
+            return g.player
+    return -1
+
+
+def draw_hidden(scr, fb):
+    """A hidden round on the screen: who plays, not how (drawn once: its decisions
+    change nothing here)."""
+    g = scr.game
+    c = COLOURS[g.player]
+    gfx.text(fb, scr.t_head, gfx.label(fb, c, 0, 0) + 3, 1)
+    gfx.center(fb, c, 16, 1, gfx.MEDIUM)
+    gfx.center(fb, "PLAYS ITS ROUND...", 27, 1, gfx.MEDIUM)
+    gfx.center(fb, "YOU SEE IT AT THE SUMMARY", 44)
 
 
 def ahead():

@@ -23,7 +23,11 @@ the winner. Then the device is handed to the next deciding player (app.hand_to s
 nothing hides it (_fold): the summary at a round's end, the pass screen in Lockstep.
 
 Relay keeps each player's round private until the summary: notices about other
-seats are only shown in Lockstep, where everyone plays in view. Where the choice bar
+seats are only shown in Lockstep, where everyone plays in view. A CPU's round is
+hidden too while a human still plays after it in this round (`hid`, its seat: the
+screen says it is playing, not its dice, scores or sounds; ui.frenzy_cpu plays it
+without its lines and draws it); the summary tells it. A CPU after every human plays
+in view, as in Lockstep. Where the choice bar
 has one item (the Common Die's and a round's first roll), PREV or NEXT show the
 SCORES view: every seat's sheet total, and this round's running totals as far as
 the schedule shows them (Lockstep: all; Relay: the player's own); any key closes it.
@@ -53,7 +57,7 @@ from core.games import FRENZY
 from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, NEXT, OK, PREV, Screen, \
-    end_choices, key, mark, rematch
+    end_choices, grace, key, mark, rematch
 from store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
@@ -149,6 +153,7 @@ class FrenzyScreen(Screen):
         self.best = 0  # PH_TAKE: the selection TAKE opens with (the most points)
         self.scored = -1  # the roll ok_take was made for (see _sync)
         self.roll_on = False  # PH_DECIDE: ROLL rolls at once for this player
+        self.hid = -1  # the CPU seat whose Relay round is hidden (drawn once), else -1
         self.by_cpu = 0  # the last decision was a CPU's: its Farkle closes by itself
         # The dice row as shown is a snapshot, so overlays keep the roll they are about
         # (the core keeps the dice past nrolled at 0).
@@ -253,7 +258,7 @@ class FrenzyScreen(Screen):
                 self.cur ^= 1
                 self.dirty = mark(self.dirty, DIRTY_CURSOR)  # the choices alone (draw)
                 app.play(SELECT)
-            elif k == OK and app.elapsed(int.from_bytes(self.ov[_WIN_T0:], "big")) >= _WIN_GRACE:
+            elif k == OK and grace(app, int.from_bytes(self.ov[_WIN_T0:], "big"), _WIN_GRACE):
                 if self.cur:
                     app.menu()
                 else:
@@ -354,6 +359,7 @@ class FrenzyScreen(Screen):
         lost = g.running(actor)
         doubled = g.common == TWOX  # as it is before a round end
         was_in = g.in_round
+        hide = self.hid >= 0  # the decision of a hidden CPU round: no sound, no overlay
         g.apply(d)
         sch = g.schedule
         for nt in g.notes:
@@ -367,13 +373,14 @@ class FrenzyScreen(Screen):
             elif t == "farkle":
                 ov[_FSEAT] = nt[1]
                 ov[_FLOST:_FLOST + 3] = min(lost, 0xFFFFFF).to_bytes(3, "big")
-                v = V_FARKLE
-                app.play(FARKLE)
+                if not hide:
+                    v = V_FARKLE
+                    app.play(FARKLE)
             elif t == "stopped_by":
                 s = nt[1]
                 ov[_SCUT + s] = nt[2] << 6 | step
                 i = ov[_NN]
-                if (sch == LOCKSTEP or s == actor) and i < _NMAX:
+                if (sch == LOCKSTEP or s == actor and not hide) and i < _NMAX:
                     # bit 3: below the entry, before the sheet: this counts 0
                     zero = not g.totals[s] and nt[3] * (2 if doubled else 1) < ENTRY
                     ov[_NSF + i] = s << 4 | nt[2] | (8 if zero else 0)
@@ -383,6 +390,8 @@ class FrenzyScreen(Screen):
                     ov[_NN] = i + 1
             elif t == "common":
                 ov[_SCUT:_SCUT + 4] = b"\0\0\0\0"  # a new round: no cuts yet
+            elif hide:
+                pass  # (its sounds would tell its round)
             elif t == "fill":
                 app.play(SAFE)
             elif t == "wild":
@@ -402,6 +411,13 @@ class FrenzyScreen(Screen):
                 b = max(int.from_bytes(ov[_BEST:_BEST + 3], "big"), max(g.round_scores))
                 ov[_BEST:_BEST + 3] = min(b, 0xFFFFFF).to_bytes(3, "big")
                 v = V_SUMMARY
+                if g.players == 1:
+                    # Solo, the summary would show nothing new (the round's score was
+                    # on screen, a Farkle has its own): a line says it, no press.
+                    v = 0
+                    if not f and g.phase != PH_OVER:  # (the end says it all)
+                        from ui.frenzy_tables import solo_line
+                        app.say(solo_line(g, nt[1]))
             elif t == "tie":
                 ov[_SFLAGS] = ov[_SFLAGS] & 1 | nt[1] << 4
             elif t == "win":
@@ -412,7 +428,7 @@ class FrenzyScreen(Screen):
         self._fold(actor)
         if g.phase == PH_OVER:
             app.finish(self.KIND, g, int.from_bytes(ov[_BEST:_BEST + 3], "big"),
-                       g.totals[g.winner])
+                       g.totals[g.winner], g.round if g.players == 1 else 0)
         if self.view == V_PLAY and ov[_NQ]:
             self._next_view()
 
@@ -473,7 +489,8 @@ class FrenzyScreen(Screen):
         on when the deciding seat changed."""
         g = self.game
         self._sync()
-        self.dirty = True
+        if self.hid < 0:
+            self.dirty = True
         if g.phase != PH_OVER and self.app.screen is self:
             if save:
                 self.app.save(self.KIND, g, self._pack())
@@ -568,8 +585,14 @@ class FrenzyScreen(Screen):
         self.bar = bar
         if self.app.cpus[g.player]:
             self.rolling = False  # a CPU rolls when it is ready (ui.cpu_turn)
+        was = self.hid
+        self.hid = -1
+        if v == V_PLAY and ph != PH_COMMON and self.app.cpus[g.player]:
+            from ui.frenzy_cpu import hides
+            self.hid = hides(self)
         self._texts()
-        self.dirty = True
+        if was < 0 or was != self.hid:
+            self.dirty = True  # (a hidden round's decisions change nothing on screen)
 
     def _wild_best(self, start):
         """Per WILD value, the best points of the roll with the WILD counted as it;
@@ -625,7 +648,13 @@ class FrenzyScreen(Screen):
         if v == V_PLAY:
             self.t_pts = ""
             m = self.mask
-            if ph == PH_TAKE and not m:
+            if ph == PH_TAKE and self.app.cpus[seat]:
+                # A CPU picks its dice one by one: a part of its pick that does not
+                # score yet is no mistake, and a human's hints would read as one.
+                p = self.ok_take[m] * 50
+                self.t_pts = "+%d" % p if p else ""
+                self.t_info = COLOURS[seat] + " PICKS ITS DICE"
+            elif ph == PH_TAKE and not m:
                 self.t_info = "OK: PICK SCORING DICE"
             elif ph == PH_TAKE:
                 # The points of the selection, and a line saying what to do about
@@ -756,14 +785,14 @@ class FrenzyScreen(Screen):
                 gfx.die(fb, x0 + i * _DX, 19, ov[_DICE + i])
             gfx.center(fb, self.t_line1, 40, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line2, 50, 1, gfx.MEDIUM)
-            gfx.right(fb, "OK", 128, 58)
+            gfx.right(fb, "OK", 127, 58)
         elif v == V_NOTICE:
             gfx.banner(fb, "RISER FILLED", 0)
             gfx.center(fb, self.t_line1, 16)
             gfx.center(fb, self.t_line2, 26, 1, gfx.MEDIUM)
             gfx.center(fb, self.t_line3, 38, 1, gfx.MEDIUM, 2)
             gfx.text(fb, self.t_info, 2, 58)
-            gfx.right(fb, "OK", 128, 58)
+            gfx.right(fb, "OK", 127, 58)
         elif v == V_WARN:
             gfx.banner(fb, "STOP?", 0)
             gfx.center(fb, self.t_line1, 16, 1, gfx.MEDIUM)
@@ -782,6 +811,10 @@ class FrenzyScreen(Screen):
         app = self.app
         ph = g.phase
         seat = g.player
+        if self.hid >= 0:
+            from ui.frenzy_cpu import draw_hidden
+            draw_hidden(self, fb)
+            return
         tumbling = app.tumbling
         frame = app.frame
         # DIRTY_DICE, a tumble's frame (app.step): fb holds the last one, the tumbling
@@ -816,7 +849,7 @@ class FrenzyScreen(Screen):
             # The header: colour label, round, the player's score sheet total.
             w = gfx.label(fb, COLOURS[seat], 0, 0)
             gfx.text(fb, self.t_head, w + 3, 1)
-            gfx.right(fb, self.t_sheet, 128, 1)
+            gfx.right(fb, self.t_sheet, 127, 1)
         cur_item = self.items[self.cur] if self.nitems else 255
         caret = ph == PH_TAKE and cur_item == IT_COMMON
         c = g.common
@@ -902,23 +935,25 @@ class FrenzyScreen(Screen):
         if not moved:
             gfx.text(fb, self.t_info, 0, 48)
             if self.nitems == 1 and not tumbling:
-                gfx.right(fb, "< >: SCORES", 128, 48)
+                gfx.right(fb, "< >: SCORES", 127, 48)
         if ph == PH_WILD:
             _button(fb, "SURE?" if self.wask else "SET WILD", 0, True)
-            gfx.right(fb, "< >", 128, _BY + 1)
+            gfx.right(fb, "< >", 127, _BY + 1)
             return
         x = 0
         for i in range(self.nitems):
             it = self.items[i]
             cur = i == self.cur
             if it == IT_TAKE:
-                x = _button(fb, "TAKE", x, cur, self.ok_take[self.mask] != 0)
+                # (A CPU's pick part way is no TAKE that cannot be pressed.)
+                x = _button(fb, "TAKE", x, cur, self.ok_take[self.mask] != 0 or
+                            app.cpus[seat] != 0)
             elif it == IT_ROLL:
                 x = _button(fb, "ROLL", x, cur)
             elif it == IT_STOP:
                 x = _button(fb, "STOP", x, cur)
         if self.rolling and not tumbling and not app.sensor_missing:
-            gfx.right(fb, "OR SHAKE", 128, _BY + 1)
+            gfx.right(fb, "OR SHAKE", 127, _BY + 1)
 
 
 def _button(fb, s, x, cursor, enabled=True):

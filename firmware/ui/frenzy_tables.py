@@ -95,7 +95,9 @@ def winner_texts(scr):
     g = scr.game
     rows, _, tot = _new_table(scr)
     w = g.winner
-    scr.t_line1 = COLOURS[w] + " WINS"
+    # Solo, the score is the number of rounds it took (the stats keep the fewest).
+    scr.t_line1 = "10,000 IN %d ROUNDS" % g.round if g.players == 1 else \
+        COLOURS[w] + " WINS"
     scr.t_line2 = str(g.totals[w])
     k = 0
     for s in range(g.players):
@@ -126,7 +128,7 @@ def draw(scr, fb):
             y += 8
         gfx.text(fb, scr.t_line3, 2, 51)
         gfx.text(fb, scr.t_line2, 2, 58)
-        gfx.right(fb, "OK", 128, 58)
+        gfx.right(fb, "OK", 127, 58)
     else:  # the winner: the final standings, REMATCH or MENU
         gfx.banner(fb, scr.t_line1, 0)
         gfx.right(fb, "TOTAL", 126, 12)
@@ -137,6 +139,14 @@ def draw(scr, fb):
             _standing(fb, i + 2, scr.t_rows[j], scr.t_tot[j], y)
             y += 8
         end_choices(fb, scr.cur)
+
+
+def solo_line(g, rnd):
+    """Solo, a round's line instead of its summary: "ROUND 3: +450, TOTAL 2300"."""
+    c = g.round_scores[0]
+    r = g.round_raw[0]
+    return "ROUND %d: %s, TOTAL %d" % (rnd, "+%d" % c if c or not r else "%d<400" % r,
+                                       g.totals[0])
 
 
 def _standing(fb, place, name, total, y):

@@ -90,6 +90,13 @@ PAGES = (
         "BACK: MENU.",
         "EVERY MOVE IS FINAL (NO",
         "UNDO) AND SAVED: CONTINUE.")),
+    ("CONTROLS: DARK SCREEN", (
+        "IDLE, THE SCREEN DIMS, THEN",
+        "GOES DARK (SETTINGS). A KEY",
+        "ON A DIM SCREEN ACTS. ON A",
+        "DARK ONE < > ACT AND A SHAKE",
+        "ROLLS, BUT OK AND BACK ONLY",
+        "WAKE IT: NOTHING CHOSEN BLIND.")),
 )
 
 

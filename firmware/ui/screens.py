@@ -63,7 +63,7 @@ App services a screen may use (firmware/app.py):
                           screen for ~2.5 s (e.g. "No shake sensor: press OK to roll")
   app.sensor_missing      True when there is no working shake sensor
 
-Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass, rematch and
+Helpers here: COLOURS, INITIALS, key, Screen (the base), Pass, rematch, grace and
 end_choices (a game's end: REMATCH or MENU). The splash, the main
 menu and the setup are in ui.menu, loaded only while the menu is up.
 """
@@ -146,6 +146,13 @@ def rematch(app, kind):
     starts (Frenzy's first roller; Shake Up's roll-off decides, as its rules say)."""
     app.first = (app.first + 1) % app.players
     app.go = kind << 4 | app.players  # see app._go()
+
+
+def grace(app, t0, ms=600):
+    """May a game's end take OK now (REMATCH or MENU)? Only ms after it was shown (a
+    button mashed at the winning move is not lost on it) and ms after a key woke a
+    dimmed or dark panel (app.woke: the waking key never chooses)."""
+    return app.elapsed(t0) >= ms and not 0 <= app.elapsed(app.woke) < ms
 
 
 def end_choices(fb, cur):

@@ -16,8 +16,10 @@ except ImportError:
         return x
 
 
-# Setup: what a seat is (its code in the settings, see store.S_SETUP).
+# Setup: what a seat is (its code in the settings, see store.S_SETUP), and what each
+# is like, on the seat's choice list.
 SEAT_NAMES = ("HUMAN", "CPU EASY", "CPU NORMAL", "CPU HARD")
+SEAT_NOTES = ("A PLAYER HERE", "FIRST GAMES", "PLAYS WELL", "PLAYS ITS BEST")
 # Setup rows: PLAYERS, the seats, (Frenzy) the turns' schedule, START.
 R_PLAYERS = const(0)
 R_SEAT = const(1)  # + seat
@@ -27,9 +29,12 @@ class Setup(Screen):
     """A game's setup: the number of players, what each seat is (HUMAN or a CPU and its
     level), for Frenzy its schedule (Relay or Lockstep, the Settings' FRENZY TURNS),
     then START. PREV/NEXT move over the rows, OK changes the row (or starts): three
-    buttons do it all. The cursor starts on START, so the last setup (offered again
-    from the settings) is one press away. At least one seat stays HUMAN. Without the
-    game's HARD table (data/) a CPU is EASY or NORMAL only."""
+    buttons do it all. OK on a seat opens its choices, all in view (`pick`, the
+    seat: HUMAN, CPU EASY, NORMAL, HARD, each with a word on what it is like; the
+    cursor on the seat's own), PREV/NEXT move, OK takes one, BACK keeps the seat as
+    it was. The cursor starts on START, so the last setup (offered again from the
+    settings) is one press away. At least one seat stays HUMAN. Without the game's
+    HARD table (data/) a CPU is EASY or NORMAL only."""
     NAME = "setup"
 
     def __init__(self, app, row):
@@ -51,6 +56,9 @@ class Setup(Screen):
         if not self._humans():
             self.seats[0] = 0
         self.cur = self.start_row()
+        self.pick = -1  # the seat whose choices are open, else -1
+        self.pcur = 0  # the choice under the cursor there (a seat's code)
+        self.offer = 3  # how many choices it offers (HARD: 4, with its table)
         # draw(): DIRTY_CURSOR, the cursor's row on the panel; DIRTY_PICK, the first
         # row the players' number moved (one name for both: no new qstr).
         self.shown = self.cur
@@ -69,8 +77,42 @@ class Setup(Screen):
     def start_row(self):
         return self.n + (2 if self.kind == FRENZY else 1)
 
+    def _pick_key(self, k):
+        """A key on a seat's choices."""
+        app = self.app
+        n = self.offer
+        if k == NEXT or k == PREV:
+            # The rows the cursor left and reached alone (draw(): DIRTY_CURSOR).
+            d = self.dirty
+            if not d:
+                self.shown = self.pcur
+            self.pcur = (self.pcur + (1 if k == NEXT else n - 1)) % n
+            app.play_select()
+            self.dirty = mark(d, DIRTY_CURSOR)
+            return
+        elif k == BACK:
+            self.pick = -1
+        elif k == OK:
+            i = self.pick
+            was = self.seats[i]
+            self.seats[i] = self.pcur
+            if not self._humans():
+                # The one human left: a CPU seat only once another is human.
+                self.seats[i] = was
+                app.play(NOPE)
+                app.say("ONE PLAYER MUST BE HUMAN")
+                return
+            self.pick = -1
+        else:
+            return
+        app.play_select()
+        self.dirty = True
+
     def on_key(self, k):
         app = self.app
+        if self.pick >= 0:
+            self._pick_key(k)
+            return
         c = self.cur
         last = self.start_row()
         m = 0
@@ -97,20 +139,13 @@ class Setup(Screen):
             elif c == self.mode_row():
                 app.settings[S_SCHEDULE] ^= 1
             else:
-                i = c - R_SEAT
-                was = self.seats[i]
-                nxt = (was + 1) & 3
-                if nxt == 3:
-                    from core.data import has_hard
-                    if not has_hard(self.kind):
-                        nxt = 0  # HARD without its table is not offered
-                self.seats[i] = nxt
-                if not self._humans():
-                    # The one human left: a CPU seat only once another is human.
-                    self.seats[i] = was
-                    app.play(NOPE)
-                    app.say("ONE PLAYER MUST BE HUMAN")
-                    return
+                self.pick = i = c - R_SEAT  # the seat's choices (_pick_key)
+                self.pcur = self.seats[i]
+                from core.data import has_hard
+                self.offer = 4 if has_hard(self.kind) else 3  # HARD only with its table
+                app.play_select()
+                self.dirty = True
+                return
         else:
             return
         app.play_select()
@@ -137,7 +172,32 @@ class Setup(Screen):
         app.store.save_settings(s)
         app.go = self.kind << 4 | self.n
 
+    def _draw_pick(self, fb):
+        # A choice a display page (rows 16 + 8 code, the label's box within it): a
+        # cursor move (DIRTY_CURSOR) erases and draws the two pages alone.
+        if self.dirty == DIRTY_CURSOR:
+            for code in (self.shown, self.pcur):
+                fb.fill_rect(0, 16 + 8 * code, 128, 8, 0)
+                self._pick_row(fb, code)
+            return
+        gfx.banner(fb, COLOURS[self.pick] + " PLAYS AS", 0, gfx.SMALL)
+        for code in range(self.offer):
+            self._pick_row(fb, code)
+        gfx.right(fb, "OK: CHOOSE", 126, 58)
+
+    def _pick_row(self, fb, code):
+        y = 17 + 8 * code
+        if code == self.pcur:
+            gfx.arrow(fb, 1, y)
+            gfx.label(fb, SEAT_NAMES[code], 6, y - 1)
+        else:
+            gfx.text(fb, SEAT_NAMES[code], 7, y)
+        gfx.text(fb, SEAT_NOTES[code], 56, y)
+
     def draw(self, fb):
+        if self.pick >= 0:
+            self._draw_pick(fb)
+            return
         c = self.cur
         mode = self.mode_row()
         last = self.start_row()
@@ -186,4 +246,4 @@ class Setup(Screen):
             else:
                 gfx.text(fb, val, x, y)
         if c != last and not moved:
-            gfx.right(fb, "OK: CHANGE", 127, 58)
+            gfx.right(fb, "OK: CHANGE", 126, 58)

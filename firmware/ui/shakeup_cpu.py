@@ -4,7 +4,7 @@ for a Shake Up game with a CPU seat, forgotten with the game). It yields the ms 
 before its next step: the line to read, the dice set aside one by one, the move.
 """
 from core.shakeup import AGAIN, CHOOSE, PEN, SKIP, STOP, UP, classify
-from ui.cpu_turn import ACK_MS, PICK_MS, READ_MS
+from ui.cpu_turn import ACK_MS, PICK_MS
 from ui.screens import COLOURS, DIRTY_CURSOR, DIRTY_PICK, mark
 from ui.shakeup_screen import BOARD, DICE, MOVE, PENALTY, ROLLOFF
 from ui.sounds import SELECT
@@ -19,6 +19,9 @@ def show(turn, scr):
         scr.close_view()
         return
     v = scr.view
+    if v == BOARD and scr.info:
+        # The turn before, told on this board: a moment to read it first.
+        yield ACK_MS
     if v == ROLLOFF or v == BOARD:
         yield from turn.shake(scr, "ROLLS ONE DIE" if v == ROLLOFF else turn.rolls(4))
         return
@@ -40,16 +43,15 @@ def show(turn, scr):
         if kind == STOP:
             scr.cur = 5
             scr.dirty = mark(scr.dirty, DIRTY_CURSOR)
-            app.say("STOPS WITH " + ("NOTHING", "A PAIR", "A MOVE", "BIG!")[
+            yield from turn.say("STOPS WITH " + ("NOTHING", "A PAIR", "A MOVE", "BIG!")[
                 classify(g.dice)])
         else:
-            app.say(turn.keeps(g.dice, p) if p else "ROLLS 4 DICE")
-        yield READ_MS
+            yield from turn.say(turn.keeps(g.dice, p) if p else "ROLLS 4 DICE")
         if kind == STOP:
             scr.roll(STOP)
         else:
             if p:
-                app.say(turn.rolls(4 - _bits(p)))
+                yield from turn.say(turn.rolls(4 - _bits(p)), False)
             scr.cur = 4  # on SHAKE, as a human shakes from there
             scr.dirty = mark(scr.dirty, DIRTY_CURSOR)
             scr.rolling = True
@@ -70,8 +72,7 @@ def show(turn, scr):
             t = "TAKES ANOTHER TURN"
         else:
             t = ""
-        app.say(t)
-        yield READ_MS
+        yield from turn.say(t)
         scr.roll(d)
 
 

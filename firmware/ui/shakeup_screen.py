@@ -3,13 +3,19 @@
 One screen object with views (`view`):
   ROLLOFF  who starts: each seat's roll-off die; the current seat shakes one die
   BOARD    start of a turn: the pyramid, "RED: SHAKE!" (a rolling moment)
-  DICE     after shake 1/2: the 4 dice; PREV/NEXT move the cursor over the dice not
-           yet set aside, SHAKE and STOP; OK on a die toggles "set aside"; OK on SHAKE
-           (or shaking the device) shakes the rest; OK on STOP keeps the dice
-  RESULT   the turn's result: banner BIG/MOVE/PAIR/NONE and what it does; OK goes on
+  DICE     after shake 1/2: the 4 dice; PREV/NEXT move the cursor over STOP (drawn
+           first: one PREV from the first die), the dice not yet set aside and
+           SHAKE; OK on a die toggles "set aside"; OK on SHAKE (or shaking the
+           device) shakes the rest; OK on STOP keeps the dice
+  RESULT   the third shake's result (its dice are seen here): banner
+           BIG/MOVE/PAIR/NONE and what it does; OK goes on
   MOVE     the pyramid; choose the level to move a pawn up from (legal ones only)
   PENALTY  the pyramid; choose an opponent pawn, or SKIP / ANOTHER TURN
-  INFO     the pyramid with what just happened (pawn up, safe, penalty, extra turn)
+  INFO     a CPU's winning move, before the winner's screen
+A confirmation that carries no choice costs no press: a result after STOP goes
+straight to its choice (the prompt names it: "RED BIG!: MOVE A PAWN UP"), and a
+finished turn is told on the next turn's board ("RED MOVE: UP FROM LEVEL 1" above
+"GREEN: SHAKE!") or on the pass screen.
 Every choice offered comes from `game.legal()`; a decision is checked against it
 again before `apply`, so the screen can never ask the core for an illegal move.
 
@@ -29,6 +35,7 @@ from core.shakeup import CHOOSE as PH_CHOOSE
 from core.shakeup import MOVE as CL_MOVE
 from core.shakeup import MOVING as PH_MOVING
 from core.shakeup import NONE as CL_NONE
+from core.shakeup import PAIR as CL_PAIR
 from core.shakeup import OVER as PH_OVER
 from core.shakeup import PEN as D_PEN
 from core.shakeup import PENALTY as PH_PENALTY
@@ -41,7 +48,7 @@ from core.shakeup import UP as D_UP
 from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, \
-    INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, end_choices, key, mark, rematch
+    INITIALS, NEXT, OK, PREV, SHAKE_START, Screen, end_choices, grace, key, mark, rematch
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
@@ -64,6 +71,7 @@ _I_RES = const(1)      # seat << 4 | cls << 2 | shake number
 _I_UP = const(2)       # seat << 2 | from level
 _I_SAFE = const(3)     # seat
 _I_PEN = const(4)      # seat << 2 | from level
+_I_AGAIN = const(5)    # seat
 _I_RO = const(6)       # seat << 3 | value
 # 5 again (seat), 7 tie (mask of tied seats), 8 starts (seat), 9 lost move (seat)
 _NOTES = ("result", "up", "safe", "penalty", "again", "rolloff", "tie", "starts",
@@ -75,9 +83,11 @@ _NOTES = ("result", "up", "safe", "penalty", "again", "rolloff", "tie", "starts"
 _T = ("NONE|PAIR|MOVE|BIG!|SPECIAL ADVANTAGE:|UP, PENALIZE, AGAIN|MOVE UP, THEN|"
       "AGAIN OR PENALIZE|MOVE A PAWN UP|NO MOVE|PENALTY FOR @|@ UP FROM LEVEL #|"
       "@ PAWN IS SAFE!|@ PAWN: LEVEL # -> 1|@: ANOTHER TURN|@ ROLLED #|TIE: SHAKE AGAIN|"
-      "@ STARTS|NO PAWN CAN MOVE|NO PAWN TO SEND BACK|@: SHAKE ONE DIE|(OR PRESS OK)|"
-      "@: SHAKE!|@: MOVE A PAWN UP|@: PENALIZE?|SHAKE #/3|FROM LEVEL # TO 2|"
-      "FROM LEVEL # TO 3|FROM LEVEL # TO SAFE|NO PENALTY|TAKE ANOTHER TURN|ALL 5 PAWNS SAFE|")
+      "@ STARTS|NO PAWN CAN MOVE|NO PAWN LOST|@: SHAKE ONE DIE|(OR PRESS OK)|"
+      "@: SHAKE!|@: MOVE A PAWN UP|@: PENALIZE OR AGAIN?|SHAKE #/3|FROM LEVEL # TO 2|"
+      "FROM LEVEL # TO 3|FROM LEVEL # TO SAFE|NO PENALTY|TAKE ANOTHER TURN|ALL 5 PAWNS SAFE|"
+      "@ BIG!: MOVE A PAWN UP|@ BIG!: UP, PENALIZE, AGAIN|@: PENALIZE, THEN AGAIN|"
+      "@: SHAKE AGAIN!|")
 _T_BANNER = const(0)       # + result class: NONE, PAIR, MOVE, BIG!
 _T_SPECIAL = const(4)      # BIG on shake 1, two lines
 _T_BIG_LATE = const(6)     # BIG on shake 2/3, two lines
@@ -94,11 +104,14 @@ _T_FROM_LEVEL = const(25)  # + level 1-3: FROM LEVEL # TO 2, TO 3, TO SAFE
 _T_NO_PENALTY = const(29)
 _T_ANOTHER = const(30)
 _T_WIN = const(31)
+_T_BIG_MOVE = const(32)    # + 1 on shake 1: the MOVE view's prompt after a BIG
+_T_PEN_AGAIN = const(34)   # on shake 1: the PENALTY view's prompt (else _T_PROMPT + 5)
+_T_SHAKE_AGAIN = const(35)
 
 # Die i at x = 12 + 29 * i; level lv (1-4, 4 = SAFE) on the row at y = 48 - 10 * lv.
 _DIE_Y = const(10)
 _C_SHAKE = const(4)
-_C_STOP = const(5)
+_C_STOP = const(5)  # drawn left of SHAKE, and before the first die in the cursor's order
 _COL_X = const(14)
 
 
@@ -199,13 +212,32 @@ class ShakeUpScreen(Screen):
                     fell = 1
         if none and not fell:
             lines.append(_say(_T_NO_SEND_BACK))  # else "PENALTY" reads as if one fell
-        if v == ROLLOFF and not info or v == BOARD:
+        if v == BOARD and info:
+            # The turn just played in one line ("RED MOVE: UP FROM LEVEL 1": its
+            # result and what it did, else the choice made), then this one's prompt.
+            again = 0
+            for i in range(0, len(info) - 1, 2):
+                again |= info[i] == _I_AGAIN
+            t = lines[len(lines) - 1 - (again and len(lines) > 1)]
+            if self.banner:
+                c = COLOURS[info[1] >> 4]  # (the result comes first)
+                if t.startswith(c + " "):
+                    t = t[len(c) + 1:]
+                t = c + " " + self.banner + ": " + t
+            lines = [t, _say(_T_SHAKE_AGAIN if again else _T_SHAKE, p)]
+        elif v == ROLLOFF and not info or v == BOARD:
             lines.append(_say(_T_SHAKE_ONE if v == ROLLOFF else _T_SHAKE, p))
             lines.append(_say(_T_OR_OK))
         elif v == DICE:
             self.banner = _say(_T_SHAKE_N, 0, g.shakes)
         elif pick:
-            lines.append(_say(_T_PROMPT + v, p))
+            # The result that asks this choice, in its prompt (no screen of its own).
+            big = g.result == CL_BIG
+            if v == MOVE:
+                t = _T_BIG_MOVE + (g.shakes == 1) if big else _T_PROMPT + MOVE
+            else:
+                t = _T_PEN_AGAIN if g.shakes == 1 else _T_PROMPT + PENALTY
+            lines.append(_say(t, p))
             lines.append("")
             if self.choices and len(lines) >= 2:
                 d = self.choices[self.cur]
@@ -269,26 +301,38 @@ class ShakeUpScreen(Screen):
             d = D_UP
         ph = g.phase
         follow = 0
+        told = (kind == D_ROLL or kind == D_STOP) and ph != PH_CHOOSE
+        told = RESULT if told else INFO  # the view that tells it (RESULT: the dice too)
         if ph == PH_OVER:
             app.finish(SHAKEUP, g)
             app.play(WIN)
-            app.show(Win(app, g.winner, _say(_T_WIN), g))
+            if not self.by_cpu:
+                app.show(Win(app, g.winner, _say(_T_WIN), g))
+                return
+            # A CPU's winning move is shown before its winner's screen (ui.cpu_turn
+            # closes it after a moment to read; OK hurries it: close_view()).
+            self.view = told
+            self.info = info
+            self._refresh(0)
             return
         if was == PH_ROLLOFF:
             self.view = ROLLOFF
             self.info = info
-        elif (kind == D_ROLL or kind == D_STOP) and ph != PH_CHOOSE:
-            self.view = RESULT
+        elif ph == PH_SHAKE and g.player != actor and app.passes(g.player):
+            self.view = told  # told on the pass screen (below)
             self.info = info
-        elif ph == PH_CHOOSE or (kind == D_UP and ph == PH_PENALTY):
-            follow = 1
+        elif kind == D_ROLL and ph != PH_CHOOSE:
+            self.view = RESULT  # the third shake: its dice are seen here
+            self.info = info
+        elif ph == PH_SHAKE:
+            self.view = BOARD  # the turn is over: told on the next one's board
+            self.info = info
         else:
-            self.view = INFO
-            self.info = info
+            follow = 1  # a choice (its prompt names the result) or the next shake
         snd = None
         for i in range(0, len(info) - 1, 2):
             c = info[i]
-            if self.view == RESULT:
+            if told == RESULT:  # a shake's or STOP's result
                 if c == _I_RES:
                     cls = (info[i + 1] >> 2) & 3
                     if cls >= CL_MOVE:
@@ -304,7 +348,8 @@ class ShakeUpScreen(Screen):
         if snd is not None:
             app.play(snd)
         note = None
-        if not follow and ph == PH_SHAKE and g.player != actor and app.passes(g.player):
+        if self.view != BOARD and ph == PH_SHAKE and g.player != actor and \
+                app.passes(g.player):
             # The turn is over and the device goes to another human: what happened is
             # told on the pass screen, so one press hands over (the result is no
             # choice to wait for).
@@ -329,21 +374,21 @@ class ShakeUpScreen(Screen):
         self.app.menu()
 
     def close_view(self):
-        """OK on a message: on to whatever the game asks for next."""
-        d = self.dirty
-        was = self.view
+        """OK on a message: on to whatever the game asks for next (a CPU's winning
+        move: its winner's screen)."""
+        g = self.game
+        if g.phase == PH_OVER:
+            self.app.show(Win(self.app, g.winner, _say(_T_WIN), g))
+            return
         self._refresh(1)
-        if was == INFO and self.view == BOARD:
-            # The same pyramid and header: draw() redraws the lines below it alone.
-            self.dirty = mark(d, DIRTY_PICK)
         self.app.hand_to(self.game.player)
 
     def update(self, q):
         buf = q.buf
         app = self.app
         g = self.game
-        if g.phase != PH_OVER and (self.by_cpu if self.ack else app.cpus[g.player]):
-            app.cpu_turn(self, q)  # a CPU plays (or its result shows)
+        if self.by_cpu if self.ack else g.phase != PH_OVER and app.cpus[g.player]:
+            app.cpu_turn(self, q)  # a CPU plays (or its result or winning move shows)
             return
         for i in range(q.n):
             k = key(buf[i])
@@ -370,10 +415,13 @@ class ShakeUpScreen(Screen):
                     app.start_roll()
             elif v == DICE:
                 if k == NEXT or k == PREV:
-                    # Over the dice not set aside, SHAKE (unless all are) and STOP.
+                    # Over STOP, the dice not set aside and SHAKE (unless all are), in
+                    # that order round: STOP is one PREV from the first die.
                     step = 1 if k == NEXT else 5
+                    at = 0 if c == _C_STOP else c + 1
                     for _ in range(6):
-                        c = (c + step) % 6
+                        at = (at + step) % 6
+                        c = _C_STOP if not at else at - 1
                         if (not g.held >> c & 1) if c < 4 else (
                                 c == _C_STOP or self.pending != 15):
                             break
@@ -443,8 +491,8 @@ class ShakeUpScreen(Screen):
         # On the board (MOVE, PENALTY: PREV/NEXT over the choices), the box the
         # cursor leaves and the choice's line are erased, the board stays.
         # DIRTY_PICK (OK on a die): the dice too (a die drawn over itself is
-        # the same pixels); on the board (close_view: INFO to BOARD), the lines
-        # below the pyramid alone.
+        # the same pixels); on the board (uncover(): a notice's bar gone), the
+        # lines below the pyramid alone.
         cursor = self.dirty == DIRTY_CURSOR
         picked = self.dirty == DIRTY_PICK
         moved = (cursor and v == DICE) or picked
@@ -457,7 +505,7 @@ class ShakeUpScreen(Screen):
             all_tumble = v == BOARD
             if not dice and not moved:
                 gfx.label(fb, COLOURS[me], 0, 0)
-                gfx.right(fb, "SHAKE 1/3" if all_tumble else self.banner, 128, 1)
+                gfx.right(fb, "SHAKE 1/3" if all_tumble else self.banner, 127, 1)
             held = g.held
             pend = self.pending
             for i in range(4):
@@ -485,15 +533,15 @@ class ShakeUpScreen(Screen):
                 gfx.caret(fb, 12 + 29 * c, 32, DIE_L)
             # Caret on page 4, buttons on page 5 only, a hint that does not follow the
             # cursor: a cursor move sends at most 2 display pages.
-            for b in range(2):  # the SHAKE and STOP buttons
+            for b in range(2):  # the STOP and SHAKE buttons
                 x = 12 + 62 * b
-                s = "STOP" if b else "SHAKE"
-                if c == _C_SHAKE + b:
+                s = "SHAKE" if b else "STOP"
+                if c == _C_STOP - b:
                     fb.fill_rect(x, 40, 42, 8, 1)
                     gfx.center(fb, s, 42, 0, gfx.SMALL, 1, x, 42)
                 else:
                     gfx.box(fb, x, 40, 42, 8)
-                    gfx.center(fb, s if b or pend != 15 else "-", 42, 1, gfx.SMALL, 1, x, 42)
+                    gfx.center(fb, s if not b or pend != 15 else "-", 42, 1, gfx.SMALL, 1, x, 42)
             if moved:
                 return
             gfx.center(fb, "SHAKING..." if tumbling else "OK ON A DIE: KEEP / UNKEEP", 56)
@@ -570,6 +618,11 @@ class ShakeUpScreen(Screen):
             y = 50
         lines = self.lines
         last = len(lines) - 1
+        if v == BOARD and self.info:
+            # A turn told on this board: what happened (3x5), then what to do (5x7).
+            gfx.center(fb, lines[0], 49)
+            gfx.center(fb, lines[1], 56, 1, gfx.MEDIUM)
+            return
         for i in range(last + 1):
             if boxed and i < last:
                 y += 7
@@ -589,7 +642,7 @@ class ShakeUpScreen(Screen):
                 gfx.center(fb, lines[i], y)
             y += 7
         if self.ack:
-            gfx.right(fb, "OK", 128, 58)
+            gfx.right(fb, "OK", 127, 58)
 
 
 def _cell(fb, d, me, cw, c):
@@ -635,7 +688,7 @@ class Win(Screen):
             app.play_select()
             self.dirty = mark(self.dirty, DIRTY_CURSOR)  # the choices alone (draw)
         # The grace time: a button mashed at the winning move is not lost on it.
-        elif (k == OK or k == BACK) and app.elapsed(self.t0) >= 600:
+        elif (k == OK or k == BACK) and grace(app, self.t0):
             if k == OK and not self.cur:
                 rematch(app, SHAKEUP)
             else:

@@ -1,9 +1,11 @@
 """Stats screen: games played, wins per seat colour (the device knows seats, not
-people), best Frenzy round and total (games of humans only); a second page of the
+people), best Frenzy round and total (games of humans only) and the fewest rounds a
+solo game took; a second page of the
 games against CPUs: per game and level (the strongest CPU in the game), how many a
 human won. The bar: MENU, CPUS (or PLAYERS: turns the page), RESET (asks first: NO,
 YES); PREV/NEXT move along it, OK takes it, BACK leaves."""
-from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_WINS, ST_SU_GAMES, ST_SU_WINS
+from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_SOLO, ST_FF_WINS, ST_SU_GAMES, \
+    ST_SU_WINS
 from store import ST_CPU
 from ui import gfx
 from ui.screens import BACK, INITIALS, NEXT, OK, PREV, Screen
@@ -40,8 +42,10 @@ class Stats(Screen):
             self._wins(st, ST_SU_WINS),
             _games("FRENZY", _stat(st, ST_FF_GAMES)),
             self._wins(st, ST_FF_WINS),
-            "BEST ROUND %d" % _stat(st, ST_FF_BEST),
-            "BEST TOTAL %d" % _stat(st, ST_FF_HIGH),
+            "BEST ROUND %d  TOTAL %d" % (_stat(st, ST_FF_BEST), _stat(st, ST_FF_HIGH)),
+            # Solo, the score is the rounds it takes to 10,000: the fewest.
+            "SOLO BEST: %d ROUNDS" % _stat(st, ST_FF_SOLO) if _stat(st, ST_FF_SOLO)
+            else "SOLO BEST: NO GAME YET",
         )
         cpu = []
         for k in range(2):

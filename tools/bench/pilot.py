@@ -166,7 +166,8 @@ class Driver:
                 yield from self.tap("NEXT")
             yield from self.tap("OK")
         # The setup: NEXT moves over its rows (players, the seats, ...; START), OK
-        # changes one. First the players (row 0), then each seat (row 1 + seat).
+        # changes one (on a seat it opens the seat's choices: NEXT to one, OK takes
+        # it). First the players (row 0), then each seat (row 1 + seat).
         for row in range(players + 1):
             for _ in range(10):
                 if self._row() == row:
@@ -176,6 +177,12 @@ class Driver:
                 if self._set(row, players, seats):
                     break
                 yield from self.tap("OK")
+                if row:
+                    for _ in range(4):
+                        if self._picked(seats[row - 1]):
+                            break
+                        yield from self.tap("NEXT")
+                    yield from self.tap("OK")
         for _ in range(10):
             if self._on_start():
                 break
@@ -201,6 +208,9 @@ class Driver:
     def _on_start(self):
         s = self.app.screen
         return s.cur == s.start_row()
+
+    def _picked(self, code):
+        return self.app.screen.pcur == code
 
     def _set(self, row, players, seats):
         s = self.app.screen

@@ -64,12 +64,19 @@ def _ticks_diff(a, b):
 def _prompt(scr):
     """The texts a screen shows, as one line for a front end too small to read the
     panel's pixels: its title/banner, message lines, hint, and the item under the
-    cursor of a menu-like list. Made only with --prompt 1 (it allocates)."""
+    cursor of a menu-like list; the screens whose texts are not in those attributes
+    (the pass screen, the menu's REPLACE SAVED GAME? question, the setup's rows and
+    seat choices, the stats' pages) by their own state. Made only with --prompt 1 (it
+    allocates)."""
     if scr is None:
         return ""
+    name = getattr(scr, "NAME", "")
+    own = _own_prompt(scr, name)
+    if own is not None:
+        return own
     bits = []
-    for name in ("title", "banner", "t_line1", "t_line2", "t_line3", "t_info", "hint"):
-        v = getattr(scr, name, None)
+    for attr in ("title", "banner", "t_line1", "t_line2", "t_line3", "t_info", "hint"):
+        v = getattr(scr, attr, None)
         if isinstance(v, str) and v:
             bits.append(v)
     ls = getattr(scr, "lines", None)
@@ -83,6 +90,44 @@ def _prompt(scr):
             and isinstance(items[cur], str):
         bits.append("> " + items[cur])
     return " / ".join(bits)
+
+
+_COLOURS = ("RED", "GREEN", "BLUE", "YELLOW")
+
+
+def _own_prompt(scr, name):
+    """_prompt() of the screens that keep their texts in their state, else None."""
+    if name == "pass":
+        bits = [str(v) for v in getattr(scr, "note", ()) or ()]
+        bits.append("PASS TO " + _COLOURS[scr.seat & 3])
+        bits.append("OK WHEN READY")
+        return " / ".join(bits)
+    if name == "menu" and getattr(scr, "ask", None) is not None:
+        return "%s / REPLACE SAVED GAME? / > %s" % (scr.ask, "YES" if scr.yes else "NO")
+    if name == "setup":
+        from ui.setup import SEAT_NAMES, SEAT_NOTES
+        if scr.pick >= 0:
+            return "%s PLAYS AS / > %s (%s) / OK: CHOOSE" % (
+                _COLOURS[scr.pick], SEAT_NAMES[scr.pcur], SEAT_NOTES[scr.pcur])
+        c = scr.cur
+        if c == 0:
+            row = "PLAYERS: %d" % scr.n
+        elif c == scr.start_row():
+            row = "START"
+        elif c == scr.mode_row():
+            from store import S_SCHEDULE
+            row = "TURNS: " + ("LOCKSTEP" if scr.app.settings[S_SCHEDULE] else "RELAY")
+        else:
+            row = "%s: %s" % (_COLOURS[c - 1], SEAT_NAMES[scr.seats[c - 1]])
+        return "%s / > %s" % (scr.title, row)
+    if name == "stats":
+        if scr.ask:
+            return "RESET STATS? / > " + ("YES" if scr.yes else "NO")
+        lines = scr.cpu_lines if scr.page else scr.lines
+        bar = ("MENU", "PLAYERS" if scr.page else "CPUS", "RESET")[scr.cur]
+        return " / ".join(["AGAINST CPUS" if scr.page else "STATS"] + list(lines)
+                          + ["> " + bar])
+    return None
 
 
 def _args(argv):
