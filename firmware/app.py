@@ -579,7 +579,7 @@ class App:
                     fb.fill(0)
                 # DIRTY_DICE (a tumble's frame after its first, set above): the screen's
                 # draw() redraws its tumbling dice alone over the last frame (about 2 ms
-                # instead of 20-40 on an ESP32: README "Frame time on the device").
+                # instead of 20-40 on an ESP32: docs/memory-and-speed.md "Frame time on the device").
                 scr.draw(fb)
                 scr.dirty = False
             if self.notice is not None:
@@ -595,7 +595,7 @@ class App:
             bz.tick(now_ms)
         # What a decision or a screen change leaves to do, once its frame is on the
         # panel: the save's flash write, and the collection of the old screen's heap
-        # (README "Frame time on the device": the player sees the change first).
+        # (docs/memory-and-speed.md "Frame time on the device": the player sees the change first).
         if self._pending is not None or self._finish is not None:
             self._write()
         if self._collect:

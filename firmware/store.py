@@ -102,7 +102,7 @@ _T_GAME = const(0x47)     # "G"
 _T_SET = const(0x53)      # "S"
 _T_STATS = const(0x54)    # "T"
 _T_FIN = const(0x46)      # "F": game.sav once the game ended, holding the new stats
-_T_LINK = const(0x4C)     # "L": link.sav, a link game (README "Link game")
+_T_LINK = const(0x4C)     # "L": link.sav, a link game (docs/link.md)
 LINK = "link.sav"
 MSG_LINK = "Link game was damaged"
 

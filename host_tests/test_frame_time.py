@@ -1,5 +1,5 @@
 """The steady-state frame goal by the ESP32 time model (tools/bench/frame_model.py,
-README "Frame time on the device"): idle, redraw (cursor, live score, a CPU's steps)
+docs/memory-and-speed.md "Frame time on the device"): idle, redraw (cursor, live score, a CPU's steps)
 and tumble frames of a scripted 4-player game of each kind, all human and a human
 against CPUs EASY, NORMAL and HARD, p99 <= 33 ms on an ESP32 including the bus
 (a frame that redraws 5 of the 8 display pages or more is a new view, a screen change
@@ -30,9 +30,9 @@ import mp32  # noqa: E402
 MARGIN = 1.25
 RUNS = 3
 # goal -> estimate recorded (ms, p99 on the 32-bit port: the worst of the measurements
-# made, some with two more busy processes on the 2-core machine; README "Frame time on
+# made, some with two more busy processes on the 2-core machine; docs/memory-and-speed.md "Frame time on
 # the device" has the table).
-# After the partial redraws (DIRTY_CURSOR, DIRTY_PICK, DIRTY_ROLL: README), the highest
+# After the partial redraws (DIRTY_CURSOR, DIRTY_PICK, DIRTY_ROLL: docs/memory-and-speed.md), the highest
 # of two runs of this test on a loaded machine: the setup's PLAYERS row (a full redraw;
 # 30 frames, so its p99 is their max) 55.7 / 56.5; Shake Up's redraws 53.9 / 51.9 (a
 # notice's end redraws the board in full). Frenzy's redraws (17.6) and tumble (29.6)

@@ -1,4 +1,4 @@
-"""The firmware's import graph against its stated layers (README, "Architecture
+"""The firmware's import graph against its stated layers (docs/architecture.md, "Architecture
 contracts"), read from the sources: every import, also those inside functions.
 
 Layers, imports going one way:

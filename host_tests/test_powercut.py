@@ -13,7 +13,7 @@ from a seeded generator.
 
 A cut at every step inside a save is tested in-process in test_store.py, Continue
 showing the same screen in test_ui_app.py. Here also: saves per whole game (the
-README's figure) and no writes in frames without input.
+docs/reliability.md's figure) and no writes in frames without input.
 Command: .venv/bin/python -m pytest -c host_tests/pytest.ini host_tests/test_powercut.py
 (PD_CUT_GAMES=N changes the 200 of the slow test).
 """
@@ -188,7 +188,7 @@ def _count_writes(app):
 @pytest.mark.parametrize("kind,players", [(1, 2), (1, 4), (2, 1), (2, 2), (2, 4)])
 def test_writes_per_game(kind, players):
     """A whole game writes its save about once per decision (the figure for the
-    README), never in frames without input, and the stats once at the end."""
+    docs/reliability.md), never in frames without input, and the stats once at the end."""
     import ui_rig
     import test_ui_frenzy as tfz
     import test_ui_shakeup as tsu

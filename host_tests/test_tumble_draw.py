@@ -5,7 +5,7 @@ a cursor move only the cursor's rows (the screen marks it dirty == DIRTY_CURSOR)
 Shake Up's board, when a notice's bar over it goes, only the lines below the pyramid
 (DIRTY_PICK): each such frame must be the frame a full draw() makes. Random
 buttons and shakes in both games, every tumbling frame and every partly redrawn one
-compared with a full redraw (README "Frame time on the device")."""
+compared with a full redraw (docs/memory-and-speed.md "Frame time on the device")."""
 import ui_rig
 from core.seeded import Seeded
 from ui.screens import DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL

@@ -20,7 +20,7 @@ of a plain ESP32, 56 KB (reported: the heap need not grow).
 --quick: only what the goals need (a few minutes): the paths on the 32-bit port, zero
   bytes allocated per frame (idle menu, tumbling dice, cursors) and <= 2 display
   pages sent for a cursor move. Exits 1 with a message per missed goal.
-Full run only: the ESP32 time model (tools/bench/frame_model.py; README "Frame time on
+Full run only: the ESP32 time model (tools/bench/frame_model.py; docs/memory-and-speed.md "Frame time on
 the device"): per scene, each frame's compute on the 32-bit port x the ratio of a
 pystone score here to the published ESP32 score, plus its bus time; its goals are AIM
 lines here and host_tests/test_frame_time.py gates the steady state.
@@ -451,7 +451,7 @@ class Bench:
                                             esp32=frame_model.ESP32_PYSTONE_SLOW)
         cmd = " ".join(frame_model.command(name, LIB_REL, "<data>", "<path>", "<seed>"))
         self.details.append((
-            "7. Frame time on an ESP32, estimated (README \"Frame time\"): compute on %s "
+            "7. Frame time on an ESP32, estimated (docs/memory-and-speed.md \"Frame time\"): compute on %s "
             "(%s) x %.1f (misc_pystone %.0f passes/s here at the runs' own speed / %.2f "
             "on an ESP32 at %d MHz) + the bus at %d kHz; paths %s, each run %d times (a "
             "frame counts with its median run, in pystone passes of that run; a CPU "

@@ -1,12 +1,13 @@
-"""The link game's figures (README "Link game"): `make bench` runs it after the main
+"""The link game's figures (docs/link.md): `make bench` runs it after the main
 bench; `python tools/bench_link.py [--quick]` alone. Prints one line per figure, with
 the command that gives it, and appends them to tools/bench/results.md's link section.
 
 - round trip: a guest's request until the host's view acknowledges it, two processes of
   the unix port on the stand-in radio (127.0.0.1 UDP), both polling every millisecond
   (tools/bench/link_rtt.py);
-- the key agreement (two 1536-bit modular powers) on the 32-bit port, and x the
-  ESP32 ratio (README "Frame time on the device": 153) as an estimate for the device;
+- the key agreement (two 1536-bit modular powers) on the 32-bit port, and x the ESP32
+  ratio (docs/memory-and-speed.md, "Frame time on the device": 153) as an estimate for
+  the device;
 - bytes and frames on air per round: whole games on host_tests/link_air.py's air at 0,
   20 and 50 % loss;
 - heap with the link active: the host's App (compiled build, 32-bit port) fenced with
@@ -25,7 +26,7 @@ sys.path[:0] = [os.path.join(ROOT, p) for p in ("tools", "firmware", "host_tests
 import mp32  # noqa: E402
 import sim_build  # noqa: E402
 
-RATIO = 153  # README "Frame time on the device": this machine's pystone ratio, idle
+RATIO = 153  # this machine's pystone ratio, idle (docs/memory-and-speed.md, "Frame time on the device")
 OVERHEAD = 256 * 1024  # tools/sim.py SIM_OVERHEAD: the simulator's own share
 
 

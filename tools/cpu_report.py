@@ -28,7 +28,7 @@ ESP32_RATIO: how much slower the ESP32 runs the same Python than this machine: t
 score of MicroPython's own pystone benchmark (tests/perf_bench/misc_pystone.py of the
 source tree tools/mp32.py unpacks) on this interpreter, divided by the published
 score of the same benchmark on an ESP32, ESP32_PYSTONE. The frame model
-(tools/bench/frame_model.py, README "Frame time on the device") has the sources: one
+(tools/bench/frame_model.py, docs/memory-and-speed.md "Frame time on the device") has the sources: one
 maintainer's run, micropython/micropython issue 6565, 2020-11-18: 1731.94 for v1.13,
 1166.32 for v1.13-180 (MicroPython pinned to core 0). The CPUs' estimate takes the
 lower, the frame model's error bound (ESP32_PYSTONE_SLOW), so it errs slow.

@@ -12,7 +12,7 @@ script -> the same pictures, byte for byte.
         [--scale 3] [--budget 120k]
 
 --budget N gives the firmware exactly N bytes of heap, the simulator fenced off outside
-it, as `make sim HEAP=N` does: a scenario that runs out fails (how the README's heap
+it, as `make sim HEAP=N` does: a scenario that runs out fails (how docs/simulator.md's heap
 figures are measured). --heap N is the child's whole -X heapsize instead.
 
 Script commands (see simrun.run_script): wait MS, tap B, long B, press B, release B,

@@ -1,6 +1,6 @@
-"""`make sim LINK=3`: linked handhelds for a LINK GAME on one computer (README "Link
-game"). The handheld on the screen is station STATION (default 0); with STATION 0 the
-others (1 to LINK - 1) run in the background, each played at its buttons by
+"""`make sim LINK=3`: linked handhelds for a LINK GAME on one computer (docs/link.md,
+"On this computer"). The handheld on the screen is station STATION (default 0); with
+STATION 0 the others (1 to LINK - 1) run in the background, each played at its buttons by
 tools/sim/link_pilot.py: they JOIN the first host they see, so choose LINK GAME, HOST,
 wait for them, START. To play every handheld yourself, run one terminal each:
 `make sim LINK=3 STATION=0`, `... STATION=1 PILOTS=0`, ... (then host on one, join on

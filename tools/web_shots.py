@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Screenshots of the browser page for the README (`make web-shots`): a phone in portrait
-and a laptop, in the same seeded moment of a game (web/test/shots.mjs, headless Chromium).
+"""Screenshots of the browser page for the README and docs/browser.md (`make web-shots`):
+a phone in portrait and a laptop, in the same seeded moment of a game (web/test/shots.mjs,
+headless Chromium).
 
     python tools/web_shots.py [--site build/web] [--out tools/screenshots]
 

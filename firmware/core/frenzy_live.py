@@ -1,4 +1,4 @@
-"""Farkle Frenzy's live round (README "House rules", Farkle Frenzy, "Live"): one
+"""Farkle Frenzy's live round (docs/playing.md, "House rules", "Live"): one
 handheld per player, everybody rolling at once, the host's handheld deciding.
 
 `Live(game)` runs the rounds of a core.frenzy.Game (made with dice=None: the host

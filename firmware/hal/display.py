@@ -26,7 +26,7 @@ power=None, power_level=0)`:
   sends the command sequence and the whole frame again before switching it on. A read
   of all ones (BUSY with OFF: a clone that does not drive reads) tells nothing, and a
   panel that reads off three times in a row just after being set up is asked no more.
-  (The datasheet references above are to be checked against the PDFs: see README.)
+  (The datasheet references above are to be checked against the PDFs: see docs/reliability.md.)
 
 Rotation 0 / 180 is done by the panel (segment remap + COM scan direction), so it costs
 nothing per frame. The panel is switched on only after the first frame has been written,

@@ -1,5 +1,5 @@
 """The link game (LINK GAME in the menu): one handheld per player over ESP-NOW. Loaded
-only when a link game is chosen (README "Link game"): App.link_session() calls
+only when a link game is chosen (docs/link.md): App.link_session() calls
 session(), and the menu's return forgets the package (app._MENU_SCREENS)."""
 
 

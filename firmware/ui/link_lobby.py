@@ -1,4 +1,4 @@
-"""LINK GAME's way in (README "Link game"): the screens before the live round.
+"""LINK GAME's way in (docs/link.md): the screens before the live round.
 
 Loaded when LINK GAME is chosen in the menu; forgotten once the live round shows
 (App.link_session("play")) or on the way back to the menu (app._MENU_SCREENS):

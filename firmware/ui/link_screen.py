@@ -1,4 +1,4 @@
-"""LINK GAME's live round (README "Link game"): Farkle Frenzy with one handheld per
+"""LINK GAME's live round (docs/link.md): Farkle Frenzy with one handheld per
 player. The host runs the game (link.host); a guest asks the host for every decision
 (link.guest) and shows the game as the host tells it. The screens before it are
 ui.link_lobby.

@@ -205,7 +205,7 @@ class Setup(Screen):
         # the one it is on are erased and drawn again, and the hint's line.
         # DIRTY_PICK (OK on PLAYERS, the cursor stays there): that row, and the rows
         # from the first that moved down to the hint's line (about half the text of
-        # a full draw: README "Frame time on the device").
+        # a full draw: docs/memory-and-speed.md "Frame time on the device").
         d = self.dirty
         was = self.shown if d == DIRTY_CURSOR else -1
         moved = self.shown if d == DIRTY_PICK else 0

@@ -30,7 +30,7 @@ def show(turn, scr):
     if v == DICE and g.phase == CHOOSE:
         scr.pending = p = g.held
         # Each step redraws what a human's key would (the screen's partial redraws:
-        # README "Frame time on the device"); the line is drawn over the frame.
+        # docs/memory-and-speed.md "Frame time on the device"); the line is drawn over the frame.
         if kind != STOP:
             for i in range(4):  # the dice it sets aside, one by one
                 if d >> i & 1 and not p >> i & 1:

@@ -7,7 +7,7 @@
   firmware's heap and not the tools' code, as on the device; the 64-bit port where it
   is missing), timed by tools/bench/frametime.py over whole games (the
   pilot's scripted games, a Continue, the monkey's random play) on stand-in devices,
-  whose own poll is taken off (README "Frame time on the device"), and so is the time
+  whose own poll is taken off (docs/memory-and-speed.md "Frame time on the device"), and so is the time
   another process had the CPU. Every path runs RUNS times, identically (seeded, virtual
   clock): each frame counts with its median run (measure(): in pystone passes of its
   own run, whose speed a fixed loop tracks);
@@ -48,7 +48,7 @@ PYSTONE_SRC = "tests/perf_bench/misc_pystone.py"
 # misc_pystone.py's score (passes per second) on an ESP32, from tests/run-perfbench.py
 # N=100 M=100, measured by MicroPython's maintainer (D. George) on MicroPython v1.13 at
 # the port's default clock, 160 MHz, and published in an issue thread (weaker than
-# documentation: README "Frame time on the device" has the bounds):
+# documentation: docs/memory-and-speed.md "Frame time on the device" has the bounds):
 # https://github.com/micropython/micropython/issues/6565 (2020-11-18): 1731.94 for
 # v1.13; 1166.32 for v1.13-180, the build that ran MicroPython on core 0 (undone by
 # https://github.com/micropython/micropython/pull/7258, merged 2022-01-21).
