@@ -10,21 +10,27 @@ HEAP ?=
 WINDOW ?=
 FS ?= .sim
 QUICK ?=
+WIRING_OUT ?= build/wiring
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: emuboard help venv sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
+.PHONY: docfigures emuboard help venv sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
+	@echo "make test-fast                   the tests not marked slow, stopping at the first failure"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
 	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
 	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
-	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
+	@echo "make wiring [WIRING_OUT=dir]     wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
+	@echo "make repl PORT=...               the board's REPL (mpremote)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
+	@echo "make screenshots                 the README's gallery -> tools/screenshots/"
+	@echo "make docfigures [TIMES=1]        the figures in the docs, made anew (TIMES=1: the times too)"
+	@echo "make venv | clean                the pinned tools in .venv | remove build outputs"
 
 venv: $(STAMP)
 $(STAMP): tools/requirements.txt
@@ -70,13 +76,16 @@ release: $(STAMP)
 	$(VPY) tools/release.py --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
 wiring: $(STAMP)
-	$(VPY) tools/wiring.py --out build/wiring
+	$(VPY) tools/wiring.py --png --out $(WIRING_OUT)
 
 repl: $(STAMP)
 	$(VENV)/bin/mpremote connect $(PORT) repl
 
 check: $(STAMP)
 	$(VPY) tools/check.py
+
+docfigures: $(STAMP)
+	$(VPY) tools/docfigures.py $(if $(TIMES),--times)
 
 screenshots: $(STAMP)
 	$(VPY) tools/screens.py --out tools/screenshots
