@@ -10,6 +10,8 @@ HEAP ?=
 WINDOW ?=
 FS ?= .sim
 QUICK ?=
+# pytest-xdist workers for make test / test-fast (auto: one per core; 0: no workers)
+JOBS ?= auto
 WIRING_OUT ?= build/wiring
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
@@ -41,12 +43,16 @@ $(STAMP): tools/requirements.txt
 sim: $(STAMP)
 	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))
 
+# The 32-bit builds first, with every core (the tests would each wait for them), then
+# the tests in parallel: host_tests/conftest.py keeps those that share files together.
 test: $(STAMP)
 	$(VPY) tools/check_board.py
-	$(VPY) -m pytest -c host_tests/pytest.ini host_tests
+	$(VPY) tools/mp32.py
+	$(VPY) tools/mp32.py --frame
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadgroup
 
 test-fast: $(STAMP)
-	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -x -q -m "not slow"
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadgroup -x -q -m "not slow"
 
 bench: $(STAMP)
 	$(VPY) tools/bench.py $(if $(QUICK),--quick)
