@@ -44,15 +44,15 @@ sim: $(STAMP)
 	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD))
 
 # The 32-bit builds first, with every core (the tests would each wait for them), then
-# the tests in parallel: host_tests/conftest.py keeps those that share files together.
+# the test files spread over the cores (host_tests/conftest.py says what they share).
 test: $(STAMP)
 	$(VPY) tools/check_board.py
 	$(VPY) tools/mp32.py
 	$(VPY) tools/mp32.py --frame
-	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadgroup
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile
 
 test-fast: $(STAMP)
-	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadgroup -x -q -m "not slow"
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile -x -q -m "not slow"
 
 bench: $(STAMP)
 	$(VPY) tools/bench.py $(if $(QUICK),--quick)

@@ -1,5 +1,5 @@
-"""Shared pytest setup: the firmware and the host simulation are importable; the
-parallel run's groups (`make test` runs pytest-xdist with --dist loadgroup)."""
+"""Shared pytest setup: the firmware and the host simulation are importable; what the
+parallel run (`make test`: pytest-xdist) keeps apart; the tests `make test-fast` skips."""
 import os
 import sys
 
@@ -18,20 +18,34 @@ def micropython_bin():
     return cand if os.path.exists(cand) else "micropython"
 
 
-# Tests that share something outside their tmp_path run on one worker, one after the
-# other (an xdist_group each). Everything else is spread test by test, except a module
-# with a module- or session-scoped fixture, which stays on one worker so that its
-# fixture (a build, the bench's run) is made once.
+# `make test` spreads the test files over the cores (pytest-xdist, --dist loadfile: a
+# file's tests run on one worker, in order, so a module-scoped fixture, such as a
+# build or the bench's run, is made once and tests in one file may share files).
+# Files that share something outside their tmp_path with another file hold that
+# group's lock (build/.lock-<group>) while their tests run, so they take turns.
+# (--dist loadgroup would do this by marks, but pytest-xdist 3.8.0 cannot group under
+# pytest 9: it renames node ids through an attribute pytest 9 no longer reads.)
 SHARED = {
     # build/bench/ (the sim build, fw_codes.py, perf_pystone.py, heap hints): written
     # by tools/bench.py --quick and by the frame model's fixture.
     "test_bench_quick.py": "build-bench",
     "test_frame_time.py": "build-bench",
-    # typings/ (check.ensure_typings copies the stubs there; check.py does too).
-    "test_check.py": "typings",
-    # build/sim/ (make deploy BOARD=sim builds there, then copies what changed).
-    "test_emuboard.py": "build-sim",
 }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _shared_files(request):
+    group = SHARED.get(os.path.basename(str(request.node.fspath)))
+    if group is None:
+        yield
+        return
+    import fcntl
+    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+    with open(os.path.join(ROOT, "build", ".lock-" + group), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 # `make test-fast` leaves out the tests marked slow: those below (each took 4 s or more
 # in a full run on the 2-core machine, `pytest --durations=0`, 2026-12-04) and those
 # marked @pytest.mark.slow in their file. `make test` runs them all.
@@ -90,23 +104,8 @@ def _check_tables():
 _check_tables()
 
 
-def _group(item):
+def pytest_itemcollected(item):
+    # Marked as each test is collected, before -m selects.
     module = os.path.basename(str(item.fspath))
-    if module in SHARED:
-        return SHARED[module]
-    info = getattr(item, "_fixtureinfo", None)
-    for defs in (info.name2fixturedefs.values() if info else ()):
-        # (baseid "": pytest's own, such as tmp_path_factory, made once per process)
-        if any(d.scope != "function" and getattr(d, "baseid", "") for d in defs):
-            return "module:" + module
-    return None
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        group = _group(item)
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
-        module = os.path.basename(str(item.fspath))
-        if getattr(item, "originalname", item.name) in SLOW.get(module, ()):
-            item.add_marker(pytest.mark.slow)
+    if getattr(item, "originalname", item.name) in SLOW.get(module, ()):
+        item.add_marker(pytest.mark.slow)
