@@ -50,7 +50,10 @@ def _shared_files(request):
 # in a full run on the 2-core machine, `pytest --durations=0`, 2026-12-04) and those
 # marked @pytest.mark.slow in their file. `make test` runs them all.
 SLOW = {
-    "test_bench_quick.py": ("test_frame_goals",),  # the module's bench run, ~3 min
+    # (every test of a module-scoped fixture that is slow to make: the bench's run,
+    # ~3 min, and the frame model's)
+    "test_bench_quick.py": ("test_frame_goals", "test_memory_gate_32bit",
+                            "test_exit_status_follows_the_goals"),
     "test_build.py": ("test_rebuild_is_byte_identical_and_drops_stale_outputs",),
     "test_check.py": ("test_make_check_is_clean",),  # pyright
     "test_cpu_frenzy.py": ("test_only_legal_decisions_in_seeded_games",),
@@ -58,7 +61,7 @@ SLOW = {
     "test_cpu_shakeup_solver.py": ("test_hard_beats_normal_in_a_short_match",
                                    "test_stored_table_is_the_fixed_point_of_the_rules"),
     "test_emuboard.py": ("test_deploy_boot_play_redeploy",),
-    "test_frame_time.py": ("test_steady_state_frames_within_33_ms",),
+    "test_frame_time.py": ("test_steady_state_frames_within_33_ms", "test_ratio_is_plausible"),
     "test_frenzy_props.py": ("test_invariants_over_thousands_of_games",
                              "test_relay_equals_lockstep_many_games"),
     "test_hal_shake.py": ("test_item11_garbage_sensor_is_a_fault_and_never_rolls",),
