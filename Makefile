@@ -13,25 +13,36 @@ QUICK ?=
 WEB_PORT ?= 8000
 # The browser page's npm packages (web/package.json, pinned by web/package-lock.json).
 WEB_STAMP := web/node_modules/.installed
+# The page's tests and bench need npm; without it they skip (outside CI) and say so.
+NPM := $(shell command -v npm 2> /dev/null)
+# pytest-xdist workers for make test / test-fast (auto: one per core; 0: no workers)
+JOBS ?= auto
+WIRING_OUT ?= build/wiring
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: emuboard help venv web web-dist web-deps web-shots sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
+.PHONY: docfigures emuboard help venv web web-dist web-deps web-shots sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make web [WEB_PORT=8000]         play in a browser: build the page, serve it on 127.0.0.1"
 	@echo "make web-dist                    the page as a static site -> build/web/ (index.html at its root)"
+	@echo "make web-deps                   the page's npm packages, pinned by web/package-lock.json -> web/node_modules"
 	@echo "make web-shots                   the page's screenshots (phone, laptop) -> tools/screenshots/web-*.png"
 	@echo "make test                        every test (CPython + MicroPython unix port + the page in Chromium)"
+	@echo "make test-fast                   the tests not marked slow, stopping at the first failure"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
 	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
 	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
-	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
+	@echo "make wiring [WIRING_OUT=dir]     wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
+	@echo "make repl PORT=...               the board's REPL (mpremote)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
 	@echo "make sim LINK=3 [STATION=k PILOTS=0] [AIR=loss=20]  a LINK GAME of linked handhelds (tools/sim_link.py)"
+	@echo "make screenshots                 the README's gallery -> tools/screenshots/"
+	@echo "make docfigures [TIMES=1]        the figures in the docs, made anew (TIMES=1: the times too)"
+	@echo "make venv | clean                the pinned tools in .venv | remove build outputs"
 
 venv: $(STAMP)
 $(STAMP): tools/requirements.txt
@@ -57,17 +68,20 @@ web-shots: $(STAMP) $(WEB_STAMP)
 sim: $(STAMP)
 	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD)) $(if $(LINK),--link $(LINK) $(if $(STATION),--station $(STATION)) $(if $(PILOTS),--pilots $(PILOTS)) $(if $(AIR),--air $(AIR)))
 
-test: $(STAMP)
-	@if command -v npm > /dev/null; then $(MAKE) --no-print-directory web-deps; fi
+# The 32-bit builds first, with every core (the tests would each wait for them), then
+# the test files spread over the cores (host_tests/conftest.py says what they share).
+test: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/check_board.py
-	$(VPY) -m pytest -c host_tests/pytest.ini host_tests
+	$(VPY) tools/mp32.py
+	$(VPY) tools/mp32.py --frame
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile
 
 test-fast: $(STAMP)
-	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -x -q -m "not slow"
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile -x -q -m "not slow"
 
-bench: $(STAMP)
+bench: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/bench.py $(if $(QUICK),--quick)
-	@if command -v npm > /dev/null; then $(MAKE) --no-print-directory web-deps && $(VPY) tools/web_bench.py $(if $(QUICK),--quick); fi
+	$(if $(NPM),$(VPY) tools/web_bench.py $(if $(QUICK),--quick))
 	$(VPY) tools/build.py --board esp32_devkit --quiet
 	build/mp32/obj/micropython -X heapsize=512k tools/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
 	$(VPY) tools/bench_link.py $(if $(QUICK),--quick)
@@ -95,13 +109,16 @@ release: $(STAMP)
 	$(VPY) tools/release.py --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
 wiring: $(STAMP)
-	$(VPY) tools/wiring.py --out build/wiring
+	$(VPY) tools/wiring.py --png --out $(WIRING_OUT)
 
 repl: $(STAMP)
 	$(VENV)/bin/mpremote connect $(PORT) repl
 
 check: $(STAMP)
 	$(VPY) tools/check.py
+
+docfigures: $(STAMP)
+	$(VPY) tools/docfigures.py $(if $(TIMES),--times)
 
 screenshots: $(STAMP)
 	$(VPY) tools/screens.py --out tools/screenshots

@@ -1,6 +1,9 @@
-"""Shared pytest setup: the firmware and the host simulation are importable."""
+"""Shared pytest setup: the firmware and the host simulation are importable; what the
+parallel run (`make test`: pytest-xdist) keeps apart; the tests `make test-fast` skips."""
 import os
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in ("firmware", "tools", "tools/sim", "host_tests"):
@@ -13,3 +16,99 @@ def micropython_bin():
     """The unix port's binary from the project venv (or PATH)."""
     cand = os.path.join(ROOT, ".venv", "bin", "micropython")
     return cand if os.path.exists(cand) else "micropython"
+
+
+# `make test` spreads the test files over the cores (pytest-xdist, --dist loadfile: a
+# file's tests run on one worker, in order, so a module-scoped fixture, such as a
+# build or the bench's run, is made once and tests in one file may share files).
+# Files that share something outside their tmp_path with another file hold that
+# group's lock (build/.lock-<group>) while their tests run, so they take turns.
+# (--dist loadgroup would do this by marks, but pytest-xdist 3.8.0 cannot group under
+# pytest 9: it renames node ids through an attribute pytest 9 no longer reads.)
+SHARED = {
+    # build/bench/ (the sim build, fw_codes.py, perf_pystone.py, heap hints): written
+    # by tools/bench.py --quick and by the frame model's fixture.
+    "test_bench_quick.py": "build-bench",
+    "test_frame_time.py": "build-bench",
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _shared_files(request):
+    group = SHARED.get(os.path.basename(str(request.node.fspath)))
+    if group is None:
+        yield
+        return
+    import fcntl
+    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+    with open(os.path.join(ROOT, "build", ".lock-" + group), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+# `make test-fast` leaves out the tests marked slow: those below (each took 4 s or more
+# in a full run on the 2-core machine, `pytest --durations=0`, 2026-12-04) and those
+# marked @pytest.mark.slow in their file. `make test` runs them all.
+SLOW = {
+    # (every test of a module-scoped fixture that is slow to make: the bench's run,
+    # ~3 min, and the frame model's)
+    "test_bench_quick.py": ("test_frame_goals", "test_memory_gate_32bit",
+                            "test_exit_status_follows_the_goals"),
+    "test_build.py": ("test_rebuild_is_byte_identical_and_drops_stale_outputs",),
+    "test_check.py": ("test_make_check_is_clean",),  # pyright
+    "test_cpu_frenzy.py": ("test_only_legal_decisions_in_seeded_games",),
+    "test_cpu_shakeup.py": ("test_only_legal_decisions_in_seeded_games",),
+    "test_cpu_shakeup_solver.py": ("test_hard_beats_normal_in_a_short_match",
+                                   "test_stored_table_is_the_fixed_point_of_the_rules"),
+    "test_emuboard.py": ("test_deploy_boot_play_redeploy",),
+    "test_frame_time.py": ("test_steady_state_frames_within_33_ms", "test_ratio_is_plausible"),
+    "test_frenzy_props.py": ("test_invariants_over_thousands_of_games",
+                             "test_relay_equals_lockstep_many_games"),
+    "test_hal_shake.py": ("test_item11_garbage_sensor_is_a_fault_and_never_rolls",),
+    "test_image.py": ("test_make_image_boots_in_a_stock_flash",),
+    "test_micropython.py": ("test_under_micropython", "test_mpy_cross_compiles_every_firmware_file"),
+    "test_mip.py": ("test_one_mip_command_per_board_boots",),
+    "test_powercut.py": ("test_power_cuts_quick", "test_writes_per_game"),
+    "test_shakeup_props.py": ("test_illegal_decisions_raise_and_change_nothing",
+                              "test_round_trip_at_random_points"),
+    "test_sim.py": ("test_continue_after_quit_shows_the_same_game",
+                    "test_menu_game_shake_and_quit_restore_the_terminal",
+                    "test_the_build_is_redone_only_when_a_source_changed",
+                    "test_three_button_board_maps_back_to_a_long_ok"),
+    "test_soak.py": ("test_soak_quick",),
+    "test_tumble_draw.py": ("test_shakeup_tumble_frames_are_full_frames",),
+    "test_ui_app.py": ("test_continue_resumes_the_same_screen",),
+    "test_ui_frenzy.py": ("test_frenzy_four_players_lockstep", "test_frenzy_four_players_relay",
+                          "test_frenzy_two_players_lockstep", "test_frenzy_two_players_relay"),
+    "test_ui_frenzy_golden.py": ("test_golden_frenzy_screens",),
+    "test_ui_frenzy_mash.py": ("test_mash_frenzy_four_lockstep", "test_mash_frenzy_solo",
+                               "test_mash_frenzy_two_relay",
+                               "test_restored_view_bytes_never_break_the_screen"),
+    "test_ui_mash.py": ("test_mash_everything", "test_mash_shakeup_and_menus"),
+    "test_ui_shakeup.py": ("test_shakeup_four_players_to_the_winner",
+                           "test_shakeup_two_players_to_the_winner"),
+}
+
+
+def _check_tables():
+    """A name in SHARED or SLOW that no longer exists is a mistake, not a no-op."""
+    for name in list(SHARED) + list(SLOW):
+        path = os.path.join(ROOT, "host_tests", name)
+        if not os.path.exists(path):
+            raise RuntimeError("host_tests/conftest.py names %s, which is gone" % name)
+        with open(path) as f:
+            text = f.read()
+        for fn in SLOW.get(name, ()):
+            if "def %s(" % fn not in text:
+                raise RuntimeError("host_tests/conftest.py SLOW names %s::%s, which is gone"
+                                   % (name, fn))
+
+
+_check_tables()
+
+
+def pytest_itemcollected(item):
+    # Marked as each test is collected, before -m selects.
+    module = os.path.basename(str(item.fspath))
+    if getattr(item, "originalname", item.name) in SLOW.get(module, ()):
+        item.add_marker(pytest.mark.slow)

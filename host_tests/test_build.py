@@ -2,6 +2,7 @@
 manifests) and the deploy planner, checked against the firmware tree as it is."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -150,6 +151,22 @@ def test_generated_files_are_current():
             text += f.read()
         for top in ("core", "hal", "ui"):
             assert 'package("%s"' % top in text
+
+
+def test_freeze_manifests_name_the_port_board_of_the_profiles_chip():
+    # An ESP32-S3 builds with BOARD=ESP32_GENERIC_S3 (ports/esp32/boards/ESP32_GENERIC_S3/
+    # mpconfigboard.cmake v1.28.0:1 sets IDF_TARGET esp32s3); a plain ESP32 (and the
+    # simulator's profile, built as one) with ESP32_GENERIC.
+    want = {"esp32": "ESP32_GENERIC", "esp32s3": "ESP32_GENERIC_S3", "host": "ESP32_GENERIC"}
+    chips = set()
+    for b in build.boards():
+        chip = build.profile(b)["CHIP"]
+        chips.add(chip)
+        with open(os.path.join(ROOT, "boards", "freeze", b, "manifest.py")) as f:
+            boards = re.findall(r"\bBOARD=(\S+)", f.read())
+        assert boards == [want[chip]], (b, boards)
+    assert {"esp32", "esp32s3"} <= chips
+    assert gen_package.port_board("heltec_wifi_kit_32_v3") == "ESP32_GENERIC_S3"
 
 
 def test_deploy_plan_copies_changes_and_removes_stale_code():

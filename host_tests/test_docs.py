@@ -1,7 +1,6 @@
 """The README and docs/ stay true: every relative link, image and anchor resolves, the
 README stays a short front door whose first commands are `make sim` and `make test`,
-every docs file is in the docs index, and the build figure in docs/building.md is what
-a build gives.
+and every docs file is in the docs index (the figures in them: test_docfigures.py).
 
 Anchors are GitHub's: a heading's text (code spans and links reduced to their text),
 lower case, with everything but letters, digits, '_', '-' and spaces dropped and spaces
@@ -183,21 +182,3 @@ def test_every_docs_file_is_in_the_index():
                if n.endswith(".md") and n != "README.md" and n not in index]
     assert not missing, "docs/README.md does not list %s" % ", ".join(missing)
 
-
-def test_build_figure_in_building_md_is_current(tmp_path):
-    """docs/building.md says how many files and KB `make build` gives for the reference
-    board; a build that changes the count, or the size by more than 5 %, must update it."""
-    import build
-    with open(os.path.join(ROOT, "docs", "building.md"), encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"(\d+) files, about (\d+) KB for `esp32_devkit`, (\d+) KB of it `\.mpy`", text)
-    assert m, "docs/building.md no longer states the build's files and size"
-    files, kb, mpy_kb = (int(g) for g in m.groups())
-    listing = build.build("esp32_devkit", str(tmp_path))
-    total = sum(s for _, s, _ in listing) / 1024
-    mpy = sum(s for d, s, _ in listing if d.endswith(".mpy")) / 1024
-    said = "%d files, about %d KB for `esp32_devkit`, %d KB of it `.mpy`" % (
-        len(listing), round(total), round(mpy))
-    assert files == len(listing), "docs/building.md: write " + said
-    assert abs(kb - total) <= 0.05 * total, "docs/building.md: write " + said
-    assert abs(mpy_kb - mpy) <= 0.05 * mpy, "docs/building.md: write " + said

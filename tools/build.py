@@ -19,6 +19,7 @@ Usage: python tools/build.py --board esp32_devkit [--out build] [--opt 2] [--qui
 Exit status 2 with a clear message for an unknown board or a compile error.
 """
 import argparse
+import fcntl
 import hashlib
 import os
 import shutil
@@ -183,6 +184,14 @@ def build(board, out_root=DEFAULT_OUT, opt=OPT_LEVEL, firmware=FIRMWARE, boards_
         raise BuildError("unknown board %r; boards/ has: %s" % (board, known))
     out_dir = os.path.join(out_root, board)
     os.makedirs(out_dir, exist_ok=True)
+    # One build of a folder at a time (two makes, parallel tests): each writes the
+    # same temporary names and removes what it did not write.
+    with open(os.path.join(out_root, ".%s.lock" % board), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(board, profile, out_dir, opt, firmware)
+
+
+def _build(board, profile, out_dir, opt, firmware):
     wanted = {}
     items = sources(firmware)
     if any(rel in ("board.py", "board.mpy") for rel, _ in items):

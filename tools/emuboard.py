@@ -79,6 +79,12 @@ BUTTONS = ("PREV", "NEXT", "OK", "BACK")
 PWRON_RESET, HARD_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 4, 5
 
 
+def _say(text):
+    """A line for the person at `make emuboard` (stderr, at once: stdout is the ports')."""
+    sys.stderr.write("emuboard: %s\n" % text)
+    sys.stderr.flush()
+
+
 def micropython_bin():
     """The 32-bit unix port (tools/mp32.py, built into build/mp32/) when it is there, as
     an ESP32's objects are 32-bit; else the venv's 64-bit micropython."""
@@ -87,7 +93,10 @@ def micropython_bin():
     except ImportError:
         mp32 = None
     if mp32 is not None:
-        path = mp32.binary(False)
+        t, said = time.monotonic(), []
+        path = mp32.binary(False, log=lambda text: said.append(_say(text)))
+        if path and said:
+            _say("built %s in %.0f s" % (os.path.relpath(path, ROOT), time.monotonic() - t))
         if path:
             return path
     cand = os.path.join(ROOT, ".venv", "bin", "micropython")
@@ -906,8 +915,9 @@ def main(argv=None):
     board = EmuBoard(fs_dir=fs, image=args.image, ctl_dir=ctl, heap=args.heap,
                      link=args.link, log=args.log, flash_mb=args.flash_mb)
     port = board.start()
-    print("PORT %s" % port)
-    print("FS %s" % (fs or args.image))
+    # Each line at once, also through a pipe (a script waits for PORT).
+    print("PORT %s" % port, flush=True)
+    print("FS %s" % (fs or args.image), flush=True)
     print("CTL %s" % ctl, flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())

@@ -37,6 +37,11 @@ SUB_ROMFS = 0x8F  # ports/esp32/partitions-4MiB-romfs.csv (v1.25.0, 1.26+): "rom
 # "write_flash -z 0"; ports/esp32/makeimg.py (v1.28.0) OFFSET_BOOTLOADER_DEFAULT = 0x1000,
 # CONFIG_BOOTLOADER_OFFSET_IN_FLASH otherwise (0 on the S3's IDF target).
 FIRMWARE_OFFSET = {"esp32": 0x1000, "esp32s3": 0x0}
+# The port's board for each chip: the BOARD= of `make -C ports/esp32` and the name of the
+# stock download. ports/esp32/Makefile (v1.28.0:14) "BOARD ?= ESP32_GENERIC", whose
+# mpconfigboard.cmake sets no IDF_TARGET (esp32, the IDF's default);
+# ports/esp32/boards/ESP32_GENERIC_S3/mpconfigboard.cmake (v1.28.0:1) "set(IDF_TARGET esp32s3)".
+PORT_BOARD = {"esp32": "ESP32_GENERIC", "esp32s3": "ESP32_GENERIC_S3"}
 # Flash on the boards the generic builds are made for: ports/esp32/boards/sdkconfig.base
 # (v1.23.0:95, v1.28.0:98) CONFIG_ESPTOOLPY_FLASHSIZE_4MB=y; v1.23.0-v1.25.0
 # ESP32_GENERIC_S3/sdkconfig.board CONFIG_ESPTOOLPY_FLASHSIZE_8MB=y. Since v1.26.0 the

@@ -34,7 +34,7 @@ PARTITION_TABLE_ADDR = fl.TABLE_ADDR
 # another disk_version in builds with LFS2_MULTIVERSION).
 LFS_OPTS = {"read_size": 32, "prog_size": 32, "lookahead_size": 32, "name_max": 255,
             "disk_version": 0x00020000}
-DOWNLOAD = {"esp32": "ESP32_GENERIC", "esp32s3": "ESP32_GENERIC_S3"}
+DOWNLOAD = fl.PORT_BOARD  # the stock download's name per chip
 
 
 class ImageError(Exception):

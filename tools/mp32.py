@@ -18,9 +18,12 @@ when the binary is missing or the source changed (build/mp32/stamp records which
 
 binary(required) -> path of the binary, or None after one line on stderr saying why
 (no source, no compiler for -m32, a failed build). required=None means "under CI=true":
-then a missing binary raises SystemExit instead (a failure, not a skip).
+then a missing binary raises SystemExit instead (a failure, not a skip). A build holds
+build/mp32/.lock, so processes that want the binary at once (parallel tests, a second
+make) wait for one build instead of each unpacking and building into the same folders.
 """
 import argparse
+import fcntl
 import hashlib
 import os
 import shutil
@@ -205,31 +208,59 @@ def _tools_identity():
     return h.hexdigest()
 
 
-def binary(required=None, src=None, quiet=True, frame=False):
+def _current(src, frame):
+    """(path, stamp, identity, whether the binary there is current). A binary whose
+    source is gone still counts (it still measures)."""
+    path, stamp = (FRAME_BIN, FRAME_STAMP) if frame else (BIN, STAMP)
+    ident = identity(src) if os.path.exists(src) else None
+    if ident is not None and frame:
+        ident += " " + _tools_identity()
+    old = None
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            old = f.read().strip()
+    return path, stamp, ident, os.path.exists(path) and (ident is None or old == ident)
+
+
+def needs_build(src=None, frame=False):
+    """Whether binary() would build now (first use, or the source changed): about a
+    minute on 2 cores."""
+    src = source(src)
+    _path, _stamp, ident, ok = _current(src, frame)
+    return ident is not None and not ok
+
+
+def binary(required=None, src=None, quiet=True, frame=False, log=None):
     """The 32-bit unix port's binary, built if missing or stale; or None (one line on
     stderr). required (default: CI=true): raise SystemExit instead of returning None.
-    frame: the frame model's build (FROZEN_TOOLS frozen), stale too when they change."""
+    frame: the frame model's build (FROZEN_TOOLS frozen), stale too when they change.
+    log(text): told before a build starts, so a caller can say why it waits."""
     if required is None:
         required = in_ci()
     src = source(src)
-    path, stamp = (FRAME_BIN, FRAME_STAMP) if frame else (BIN, STAMP)
     try:
-        ident = identity(src) if os.path.exists(src) else None
-        if ident is not None and frame:
-            ident += " " + _tools_identity()
-        old = None
-        if os.path.exists(stamp):
-            with open(stamp) as f:
-                old = f.read().strip()
-        if os.path.exists(path) and (ident is None or old == ident):
-            return path  # cached (a binary without its source still measures)
+        path, stamp, ident, ok = _current(src, frame)
+        if ok:
+            return path  # cached
         if ident is None:
             raise Missing("no MicroPython source at %s (set MICROPY_SRC to a tree or "
                           ".tar.gz)" % src)
         os.makedirs(OUT, exist_ok=True)
-        build(src, quiet, frame)
-        with open(stamp, "w") as f:
-            f.write(ident + "\n")
+        with open(os.path.join(OUT, ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time; theirs may be ours
+            path, stamp, ident, ok = _current(src, frame)
+            if ok:
+                return path
+            if log is not None:
+                log("building the 32-bit MicroPython unix port%s into %s (first use, or its "
+                    "source changed: about a minute on 2 cores) ..." % (
+                        " with the frame model's tools" if frame else "",
+                        os.path.relpath(os.path.dirname(path), ROOT)))
+            if os.path.exists(stamp):
+                os.remove(stamp)
+            build(src, quiet, frame)
+            with open(stamp, "w") as f:
+                f.write(ident + "\n")
         return path
     except Missing as e:
         msg = "mp32: no 32-bit MicroPython: %s" % e
