@@ -12,15 +12,16 @@ FS ?= .sim
 QUICK ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: emuboard help venv sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
+.PHONY: emuboard help venv sim test test-fast bench cpu-report mp32 build deploy device-report image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
 	@echo "make test                        every test (CPython + MicroPython unix port)"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
-	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen) into build/mp32"
+	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen; the heap model's, the ESP32's split heap) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
+	@echo "make device-report PORT=... [BOARD=x] [QUICK=1]   on a board: the figures the models estimate (heap, frames, I2C, flash)"
 	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
 	@echo "make wiring                      wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
@@ -53,12 +54,16 @@ cpu-report: $(STAMP)
 mp32: $(STAMP)
 	$(VPY) tools/mp32.py --print
 	$(VPY) tools/mp32.py --frame --print
+	$(VPY) tools/mp32.py --heap --print
 
 build: $(STAMP)
 	$(VPY) tools/build.py --board $(BOARD)
 
 deploy: $(STAMP)
 	$(VPY) tools/deploy.py --board $(BOARD) --port $(PORT)
+
+device-report: $(STAMP)
+	$(VPY) tools/device_report.py --port $(PORT) --board $(BOARD) $(if $(QUICK),--quick)
 
 image: $(STAMP)
 	$(VPY) tools/image.py --board $(BOARD)
