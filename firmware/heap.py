@@ -31,25 +31,26 @@ def hold_growth():
     if not hasattr(gc, "mem_alloc"):  # CPython
         return None
     gc.collect()
-    # The pools' bytes plus the largest block the system could add (py/modgc.c:67-69):
-    # it changes only when an area is added or given back.
-    size = gc.mem_alloc() + gc.mem_free()
-    pieces = None
-    pin = None
-    i = 0
     try:
-        pieces = [None] * _SLOTS
-        while i < _SLOTS and gc.mem_alloc() + gc.mem_free() == size:
-            n = i + _BATCH
-            while i < n and i < _SLOTS:
-                pieces[i] = (i, i, i, i, i, i)  # 8 + 6 x 4 bytes: two blocks
-                i += 1
-        if gc.mem_alloc() + gc.mem_free() != size:
-            # The last pieces did not fit the first area: no run of two blocks is free
-            # there, so this one lands in the new area too.
-            pin = (i, i, i, i, i, i)
+        # The pools' bytes plus the largest block the system could add (py/modgc.c:67-69):
+        # it changes only when an area is added or given back.
+        pin = _grow(gc.mem_alloc() + gc.mem_free())
     except MemoryError:
-        pass
-    pieces = None
-    gc.collect()
+        pin = None
+    gc.collect()  # the pieces
     return pin
+
+
+def _grow(size):
+    pieces = [None] * _SLOTS  # type: list
+    i = 0
+    while i < _SLOTS and gc.mem_alloc() + gc.mem_free() == size:
+        n = i + _BATCH
+        while i < n and i < _SLOTS:
+            pieces[i] = (i, i, i, i, i, i)  # 8 + 6 x 4 bytes: two blocks
+            i += 1
+    if gc.mem_alloc() + gc.mem_free() == size:
+        return None
+    # The last pieces did not fit the first area: no run of two blocks is free there,
+    # so this one lands in the new area too.
+    return (i, i, i, i, i, i)

@@ -81,9 +81,10 @@ CHURN = (
     "from heap import hold_growth\n"
     "pin = hold_growth() if sys.argv[-1] == 'pin' else None\n"
     "print('R boot', *heapmodel.stats())\n"
+    "def need():\n"  # its list dies with its frame
+    "    return len([bytearray(2000) for i in range(30)])\n"
     "for k in range(5):\n"
-    "    big = [bytearray(2000) for i in range(40)]\n"
-    "    big = None\n"
+    "    need()\n"
     "    gc.collect()\n"
     "print('R end', *heapmodel.stats(), int(pin is not None))\n")
 
