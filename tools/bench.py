@@ -479,7 +479,9 @@ class Bench:
             return self.model_run(path, seed, data, total)[0]
         h = self.hints.get(key)
         least = None
-        if h and fits(h) and not fits(h - STEP):
+        if fits(FIRST_IDF):  # the first area alone (no growth: the hold lets it be)
+            least = FIRST_IDF
+        elif h and fits(h) and not fits(h - STEP):
             least = h
         elif ok:
             least = self.bisect(fits, FIRST_IDF, ONE_GROWTH)
