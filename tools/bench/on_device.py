@@ -7,8 +7,8 @@ the end) and driven by setting what the menu would set (app.cpus, app.go): the m
 a 4-player game of each kind (human seats, waiting on their first roll), and a game of
 each kind played by four CPUs (EASY, NORMAL, HARD, HARD). Prints `R key values` lines
 and, before each `R heap` line, micropython.mem_info(1) (the GC line and one "GC memory
-layout" line per heap area; on a heap of _MAP_MAX or more, mem_info()). This script is compiled on the device: its own code is in
-every heap figure (about 3 KB).
+layout" line per heap area; on a heap of _MAP_MAX or more, mem_info()). This script is
+compiled on the device: its own code is in every heap figure (about 3 KB).
 """
 import gc
 import os
