@@ -43,14 +43,19 @@ def hold_growth():
 
 def _grow(size):
     pieces = [None] * _SLOTS  # type: list
-    i = 0
-    while i < _SLOTS and gc.mem_alloc() + gc.mem_free() == size:
-        n = i + _BATCH
-        while i < n and i < _SLOTS:
-            pieces[i] = (i, i, i, i, i, i)  # 8 + 6 x 4 bytes: two blocks
-            i += 1
-    if gc.mem_alloc() + gc.mem_free() == size:
-        return None
-    # The last pieces did not fit the first area: no run of two blocks is free there,
-    # so this one lands in the new area too.
-    return (i, i, i, i, i, i)
+    try:
+        i = 0
+        while i < _SLOTS and gc.mem_alloc() + gc.mem_free() == size:
+            n = i + _BATCH
+            while i < n and i < _SLOTS:
+                pieces[i] = (i, i, i, i, i, i)  # 8 + 6 x 4 bytes: two blocks
+                i += 1
+        if gc.mem_alloc() + gc.mem_free() == size:
+            return None
+        # The last pieces did not fit the first area: no run of two blocks is free
+        # there, so this one lands in the new area too.
+        return (i, i, i, i, i, i)
+    finally:
+        # Emptied, not only dropped: the C stack is scanned conservatively, and a stale
+        # pointer to the list left there would keep every piece.
+        pieces.clear()
