@@ -20,7 +20,7 @@ JOBS ?= auto
 WIRING_OUT ?= build/wiring
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: docfigures emuboard help venv web web-dist web-deps web-shots sim test test-fast bench cpu-report mp32 build deploy image flash release wiring repl check screenshots clean
+.PHONY: docfigures emuboard help venv web web-dist web-deps web-shots sim test test-fast bench cpu-report mp32 build deploy device-report image flash release wiring repl check screenshots clean
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
@@ -32,8 +32,9 @@ help:
 	@echo "make test-fast                   the tests not marked slow, stopping at the first failure"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
 	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
-	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen) into build/mp32"
+	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen; the heap model's, the ESP32's split heap) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
+	@echo "make device-report PORT=... [BOARD=x] [QUICK=1]   on a board: the figures the models estimate (heap, frames, I2C, flash)"
 	@echo "make release BOARD=x [FIRMWARE=stock.bin]   release files, SHA-256 sums"
 	@echo "make wiring [WIRING_OUT=dir]     wiring diagrams (SVG, PNG) -> build/wiring/"
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
@@ -74,6 +75,7 @@ test: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/check_board.py
 	$(VPY) tools/mp32.py
 	$(VPY) tools/mp32.py --frame
+	$(VPY) tools/mp32.py --heap
 	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile
 
 test-fast: $(STAMP)
@@ -92,12 +94,16 @@ cpu-report: $(STAMP)
 mp32: $(STAMP)
 	$(VPY) tools/mp32.py --print
 	$(VPY) tools/mp32.py --frame --print
+	$(VPY) tools/mp32.py --heap --print
 
 build: $(STAMP)
 	$(VPY) tools/build.py --board $(BOARD)
 
 deploy: $(STAMP)
 	$(VPY) tools/deploy.py --board $(BOARD) --port $(PORT)
+
+device-report: $(STAMP)
+	$(VPY) tools/device_report.py --port $(PORT) --board $(BOARD) $(if $(QUICK),--quick)
 
 image: $(STAMP)
 	$(VPY) tools/image.py --board $(BOARD)

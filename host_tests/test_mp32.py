@@ -29,7 +29,7 @@ def fake(tmp_path, monkeypatch):
     monkeypatch.setenv("MICROPY_SRC", str(src))
     calls = []
 
-    def build(src, quiet=True, frame=False):
+    def build(src, quiet=True, frame=False, heap=False):
         calls.append(frame)
         time.sleep(0.3)  # long enough for a second caller to arrive meanwhile
         binary = mp32.FRAME_BIN if frame else mp32.BIN

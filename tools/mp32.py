@@ -13,7 +13,9 @@ worktree: beside the main checkout, if not beside the worktree). A tarball is
 unpacked under build/mp32/src/; the objects and the binary go to build/mp32/obj/ (make's
 BUILD=), so a clone given as the source is not written to. `--frame`: the frame model's
 build, the same port with tools/bench's harness frozen in (FROZEN_TOOLS), in
-build/mp32/obj-frame/. The build runs again only
+build/mp32/obj-frame/. `--heap`: the heap model's build, the same port with the ESP32's
+split heap (tools/heapmodel/: its variant, README "The split heap"), in
+build/mp32/obj-heap/. The build runs again only
 when the binary is missing or the source changed (build/mp32/stamp records which).
 
 binary(required) -> path of the binary, or None after one line on stderr saying why
@@ -57,6 +59,13 @@ FRAME_OBJ = os.path.join(OUT, "obj-frame")
 FRAME_BIN = os.path.join(FRAME_OBJ, "micropython")
 FRAME_STAMP = os.path.join(OUT, "stamp-frame")
 TOOLS = os.path.join(ROOT, "tools", "bench")
+
+# The heap model (`--heap`): the same port with the ESP32's split heap, its variant
+# (config, port hooks, the `heapmodel` module) in tools/heapmodel/, in build/mp32/obj-heap/.
+HEAPMODEL = os.path.join(ROOT, "tools", "heapmodel")
+HEAP_OBJ = os.path.join(OUT, "obj-heap")
+HEAP_BIN = os.path.join(HEAP_OBJ, "micropython")
+HEAP_STAMP = os.path.join(OUT, "stamp-heap")
 
 
 class Missing(Exception):
@@ -170,9 +179,9 @@ def _frame_vars(tree):
     return ["FROZEN_MANIFEST=" + man, "MICROPY_MPYCROSS=" + cross, "MPY_LIB_DIR=" + lib]
 
 
-def build(src, quiet=True, frame=False):
-    """Build the binary from src (frame: the frame model's, FRAME_BIN); raises Missing
-    with the reason."""
+def build(src, quiet=True, frame=False, heap=False):
+    """Build the binary from src (frame: the frame model's, FRAME_BIN; heap: the heap
+    model's, HEAP_BIN); raises Missing with the reason."""
     if not os.path.exists(src):
         raise Missing("no MicroPython source at %s (set MICROPY_SRC to a tree or .tar.gz)" % src)
     if not compiler_ok():
@@ -180,13 +189,16 @@ def build(src, quiet=True, frame=False):
     tree = _tree(src)
     if not os.path.isfile(os.path.join(tree, "ports", "unix", "Makefile")):
         raise Missing("%s is not a MicroPython source tree (no ports/unix/Makefile)" % src)
-    obj, out = (FRAME_OBJ, FRAME_BIN) if frame else (OBJ, BIN)
+    obj, out = (FRAME_OBJ, FRAME_BIN) if frame else (HEAP_OBJ, HEAP_BIN) if heap else (OBJ, BIN)
     shutil.rmtree(obj, ignore_errors=True)
     cmd = ["make", "-C", os.path.join(tree, "ports", "unix"), "-j%d" % (os.cpu_count() or 2),
            "BUILD=" + obj]
     if frame:  # its manifest in place of the gauge's empty FROZEN_MANIFEST=
         cmd += [v for v in MAKE_VARS if not v.startswith("FROZEN_MANIFEST=")]
         cmd += _frame_vars(tree)
+    elif heap:  # its variant, out of the tree (the tree is not written to)
+        cmd += [v for v in MAKE_VARS if not v.startswith("VARIANT=")]
+        cmd += ["VARIANT_DIR=" + HEAPMODEL]
     else:
         cmd += MAKE_VARS
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -200,21 +212,27 @@ def build(src, quiet=True, frame=False):
         sys.stderr.write("mp32: built %s\n" % os.path.relpath(out, ROOT))
 
 
-def _tools_identity():
+def _tools_identity(heap=False):
     h = hashlib.sha256()
-    for name in FROZEN_TOOLS:
-        with open(os.path.join(TOOLS, name), "rb") as f:
+    if heap:
+        files = [os.path.join(HEAPMODEL, n) for n in sorted(os.listdir(HEAPMODEL))
+                 if n.endswith((".c", ".h", ".mk"))]
+    else:
+        files = [os.path.join(TOOLS, n) for n in FROZEN_TOOLS]
+    for name in files:
+        with open(name, "rb") as f:
             h.update(f.read())
     return h.hexdigest()
 
 
-def _current(src, frame):
+def _current(src, frame, heap=False):
     """(path, stamp, identity, whether the binary there is current). A binary whose
     source is gone still counts (it still measures)."""
-    path, stamp = (FRAME_BIN, FRAME_STAMP) if frame else (BIN, STAMP)
+    path, stamp = ((FRAME_BIN, FRAME_STAMP) if frame else (HEAP_BIN, HEAP_STAMP) if heap
+                   else (BIN, STAMP))
     ident = identity(src) if os.path.exists(src) else None
-    if ident is not None and frame:
-        ident += " " + _tools_identity()
+    if ident is not None and (frame or heap):
+        ident += " " + _tools_identity(heap)
     old = None
     if os.path.exists(stamp):
         with open(stamp) as f:
@@ -222,24 +240,25 @@ def _current(src, frame):
     return path, stamp, ident, os.path.exists(path) and (ident is None or old == ident)
 
 
-def needs_build(src=None, frame=False):
+def needs_build(src=None, frame=False, heap=False):
     """Whether binary() would build now (first use, or the source changed): about a
     minute on 2 cores."""
     src = source(src)
-    _path, _stamp, ident, ok = _current(src, frame)
+    _path, _stamp, ident, ok = _current(src, frame, heap)
     return ident is not None and not ok
 
 
-def binary(required=None, src=None, quiet=True, frame=False, log=None):
+def binary(required=None, src=None, quiet=True, frame=False, heap=False, log=None):
     """The 32-bit unix port's binary, built if missing or stale; or None (one line on
     stderr). required (default: CI=true): raise SystemExit instead of returning None.
-    frame: the frame model's build (FROZEN_TOOLS frozen), stale too when they change.
+    frame: the frame model's build (FROZEN_TOOLS frozen), stale too when they change;
+    heap: the heap model's (tools/heapmodel/), stale too when its files change.
     log(text): told before a build starts, so a caller can say why it waits."""
     if required is None:
         required = in_ci()
     src = source(src)
     try:
-        path, stamp, ident, ok = _current(src, frame)
+        path, stamp, ident, ok = _current(src, frame, heap)
         if ok:
             return path  # cached
         if ident is None:
@@ -248,17 +267,18 @@ def binary(required=None, src=None, quiet=True, frame=False, log=None):
         os.makedirs(OUT, exist_ok=True)
         with open(os.path.join(OUT, ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time; theirs may be ours
-            path, stamp, ident, ok = _current(src, frame)
+            path, stamp, ident, ok = _current(src, frame, heap)
             if ok:
                 return path
             if log is not None:
                 log("building the 32-bit MicroPython unix port%s into %s (first use, or its "
                     "source changed: about a minute on 2 cores) ..." % (
-                        " with the frame model's tools" if frame else "",
+                        " with the frame model's tools" if frame else
+                        " with the ESP32's split heap" if heap else "",
                         os.path.relpath(os.path.dirname(path), ROOT)))
             if os.path.exists(stamp):
                 os.remove(stamp)
-            build(src, quiet, frame)
+            build(src, quiet, frame, heap)
             with open(stamp, "w") as f:
                 f.write(ident + "\n")
         return path
@@ -277,8 +297,10 @@ def main(argv=None):
     ap.add_argument("--print", action="store_true", help="print the binary's path")
     ap.add_argument("--frame", action="store_true",
                     help="the frame model's build (tools/bench's harness frozen)")
+    ap.add_argument("--heap", action="store_true",
+                    help="the heap model's build (the ESP32's split heap: tools/heapmodel/)")
     a = ap.parse_args(argv)
-    b = binary(src=a.src, quiet=False, frame=a.frame)
+    b = binary(src=a.src, quiet=False, frame=a.frame, heap=a.heap)
     if b is None:
         return 0
     if a.print:

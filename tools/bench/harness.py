@@ -7,7 +7,8 @@ ROOT is the repository (tools/sim, tools/bench and build/bench/fw_codes.py are t
 from it), LIB the firmware as deployed (a tools/build.py output for the sim board:
 .mpy files and board.mpy) or ROOT/firmware.
 Modes:
-  path DATA PATH SEED BUDGET SAMPLE [PRELOAD [FRAMES [NAMES]]]  one path of the firmware (see
+  path DATA PATH SEED BUDGET SAMPLE [PRELOAD [FRAMES [NAMES [MODEL NOPIN ESP32 BOARD]]]]
+      one path of the firmware (see
       PATHS below: a new game, a Continue, a menu screen, random play...) on the
       simulated board, as the device runs it: the build and DATA (a host folder of
       data files, or -) on a LittleFS on RAM blocks mounted at "/" (tools/bench/lfs.py),
@@ -23,7 +24,13 @@ Modes:
       qstrs stay in flash (module dicts and function objects, which a frozen build
       still makes in RAM, fall outside the budget too; so does the qstr pool the
       run's few new names would open: see qstr_pool_here). FRAMES: random play's
-      length.
+      length. MODEL > 0 (the heap model's binary, tools/mp32.py --heap): BUDGET is
+      ignored; the firmware gets the ESP32's first area (FIRST_POOL) less the device's
+      boot costs (main.py measured here, ESP32 bytes for the port's frozen modules,
+      the board profile: BOARD bytes, the biggest device profile's, or the sim's
+      measured here if more), then an ESP-IDF heap of MODEL bytes to grow into;
+      `R model added freed held held_max idf_free idf_low` at the end. NOPIN 1: the
+      firmware's hold on the growth (firmware/heap.py) is left out.
   frames FS         per-frame allocation (gc disabled) and display traffic.
   core              core speed (is_farkle, selections, Shake Up decisions).
   boot FS           time and allocation from main.py's start to the menu's first frame.
@@ -127,6 +134,9 @@ def _rom_pins(machine, sim):
         RomPin(n)
 
 
+BOOT = {"board": 0}  # the board profile's heap (the heap model charges it to the device)
+
+
 def sim_board(root, lib):
     """The simulated board, configured from the build's board profile."""
     paths(root, lib)
@@ -134,7 +144,11 @@ def sim_board(root, lib):
         board = __import__("sim")
         sys.modules["board"] = board
     else:
+        gc.collect()
+        a = alloc()
         import board
+        gc.collect()
+        BOOT["board"] = alloc() - a
     import machine
     sim = machine.SIM
     sim.configure(board)
@@ -252,6 +266,35 @@ def qstr_pool_here():
             return
 
 
+# The heap model (tools/mp32.py --heap): the ESP32's first area, 56 KB
+# (ports/esp32/mpconfigport.h:32 at v1.28.0), holds 3500 blocks of 16 bytes once its
+# tables are laid out (py/gc.c:149-167): 56,000 bytes.
+FIRST_POOL = (56 * 1024 - 1) * 8 // (8 + 4 + 512) * 4 * 16
+
+
+def main_py_cost(lib):
+    """What main.py run as source keeps while the app runs: its compiled code (the ESP32
+    port compiles it at boot: ports/esp32/main.c pyexec_file_if_exists("main.py"))."""
+    with open(lib.rstrip("/") + "/main.py") as f:
+        src = f.read()
+    gc.collect()
+    a = alloc()
+    code = compile(src, "main.py", "exec")
+    gc.collect()
+    kept = alloc() - a
+    code = None  # noqa: F841
+    return kept
+
+
+class _NoPin:
+    """The firmware without its hold on the heap's growth (firmware/heap.py), for the
+    bench's churn before it: the heap grows and shrinks as the path needs."""
+
+    @staticmethod
+    def hold_growth():
+        return None
+
+
 def fence(budget):
     """Leave exactly `budget` bytes of heap free, in one piece (the firmware's share;
     on the device the heap is one block at boot): a reserve of that size is taken
@@ -364,7 +407,7 @@ class Session:
     gc.collect()) and runs one frame; False when the path is over (or memory ran out)."""
 
     def __init__(self, root, lib, data, path, seed, budget, sample, preload=0,
-                 frames=RAND_FRAMES, names=0):
+                 frames=RAND_FRAMES, names=0, model=0, nopin=0, esp32=0, board=0):
         # The device's flash first, while the heap is in one piece (a big bytearray).
         paths(root, lib)
         import lfs
@@ -429,8 +472,25 @@ class Session:
         gc.collect()
         out("harness_heap", alloc())
         self.peak0 = peak()
+        self.model = model
+        if model:
+            # The heap model: the first area's blocks but what the device's boot put
+            # there first (the board profile, main.py's code, the ESP32 port's frozen
+            # modules: ESP32 bytes, tools/heapmodel/esp32_boot.py), in one piece; then
+            # the ESP-IDF heap of MODEL bytes, which the heap grows into.
+            import heapmodel
+            self.heapmodel = heapmodel
+            self.coarse = 0  # no collections of the harness's own in the path
+            main = main_py_cost(lib)
+            board = max(board, BOOT["board"])  # the biggest device profile's, or the sim's
+            budget = FIRST_POOL - board - main - esp32
+            out("model_first", budget, board, main, esp32)
+            if nopin:
+                sys.modules["heap"] = _NoPin
         if budget:
             fence(budget - charge)
+        if model:
+            self.heapmodel.arm(model)
         self.base = live()
         qstr_count("fence")
 
@@ -560,6 +620,8 @@ class Session:
             _unfence()  # the run is over: room for the report even in a tiny budget
             gc.collect()
             out("memerr", self.stage, self.d.frames_run)
+            if self.model:
+                out("model", *self.heapmodel.stats())
             if hasattr(sys, "print_exception"):
                 sys.print_exception(e, sys.stdout)
             return False
@@ -581,6 +643,9 @@ class Session:
             out("live_peak", self.top)
         elif self.coarse:
             out("live_coarse", self.top)
+        if self.model:
+            # areas added, given back, held now, held at most; ESP-IDF bytes free, fewest
+            out("model", *self.heapmodel.stats())
         qstr_count("end")
         out("ok", 1)
 
@@ -594,8 +659,9 @@ def qstr_count(tag):
 
 
 def run_path(root, lib, data, path, seed, budget, sample, preload=0, frames=RAND_FRAMES,
-             names=0):
-    s = Session(root, lib, data, path, seed, budget, sample, preload, frames, names)
+             names=0, model=0, nopin=0, esp32=0, board=0):
+    s = Session(root, lib, data, path, seed, budget, sample, preload, frames, names, model,
+                nopin, esp32, board)
     while s.tick():
         pass
     s.gen = None
@@ -621,7 +687,8 @@ def main(argv):
         run_path(root, lib, a[0], a[1], int(a[2]), int(a[3]), int(a[4]),
                  int(a[5]) if len(a) > 5 else 0,
                  int(a[6]) if len(a) > 6 else RAND_FRAMES,
-                 int(a[7]) if len(a) > 7 else 0)
+                 int(a[7]) if len(a) > 7 else 0,
+                 *[int(x) for x in a[8:12]])
     elif mode == "frames":
         _modes().frames(root, lib, a[0])
     elif mode == "core":
