@@ -12,7 +12,7 @@ import store
 import ui_rig
 from core import frenzy as fz
 from core import games
-from test_ui_cpu import Log, _cpu_acts, _start, play
+from test_ui_cpu import Log, _start, play
 from test_ui_golden import GOLDEN, compare
 from test_ui_presses import _su_at
 from ui import frenzy_screen as fs

@@ -35,7 +35,6 @@ from core.shakeup import CHOOSE as PH_CHOOSE
 from core.shakeup import MOVE as CL_MOVE
 from core.shakeup import MOVING as PH_MOVING
 from core.shakeup import NONE as CL_NONE
-from core.shakeup import PAIR as CL_PAIR
 from core.shakeup import OVER as PH_OVER
 from core.shakeup import PEN as D_PEN
 from core.shakeup import PENALTY as PH_PENALTY
