@@ -60,6 +60,9 @@ def test_device_report_on_the_emulated_board(tmp_path):
         res = subprocess.run(["make", "-s", "deploy", "BOARD=sim", "PORT=" + b.port],
                              cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert res.returncode == 0, res.stdout + res.stderr
+        # The deploy's reset boots the firmware: mpremote's Ctrl-C reaches it once it runs
+        # (a person runs the report on a board that has booted, too).
+        emuboard.EmuControl(str(tmp_path / "ctl")).wait_ready(30)
         before = emuboard.image_files(image)
         res = subprocess.run(["make", "-s", "device-report", "PORT=" + b.port, "BOARD=sim",
                               "QUICK=1"], cwd=ROOT, capture_output=True, text=True,
