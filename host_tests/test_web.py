@@ -118,7 +118,9 @@ def test_a_whole_game_against_cpus_through_the_buttons(report, name, screen):
     assert end["screen"] == screen, end  # Shake Up's winner screen; Frenzy's winner view
     if screen == "frenzy":
         assert end["winner"] == report["plans_in"][name]["winner"], end
-    assert run["snaps"] > 100
+    # a frame for every button let go through a whole game (Shake Up's turns take
+    # fewer presses since issue 31: 56 frames with this seed)
+    assert run["snaps"] > 40
 
 
 def test_a_phones_shake_rolls(report):

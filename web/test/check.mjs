@@ -94,7 +94,9 @@ try {
     // The cut: half way, just before the human moves the cursor from where a view
     // opens (Continue opens a view with the cursor there too).
     let cut = Math.floor(ops.length / 2);
-    while (!(ops[cut][0] === "press" && ops[cut][1] === "NEXT" && ops[cut - 1][0] === "step")) cut++;
+    const moves = (op) => op[0] === "press" && (op[1] === "NEXT" || op[1] === "PREV");
+    while (cut < ops.length && !(moves(ops[cut]) && ops[cut - 1][0] === "step")) cut++;
+    if (cut >= ops.length) throw new Error("no cursor move in the second half of the plan");
     const slot = `reload-${Date.now()}`;
     await open(`?clock=step&seed=${ops[0][1]}&slot=${slot}`);
     const at = await centers();
