@@ -13,7 +13,8 @@ process (SIGKILL). Every line goes to JOURNAL with one unbuffered write, so a ki
 loses nothing already logged:
     E seed                    episode start
     S games                   the stats' finished games (both kinds, with CPUs too)
-    R hex|none                the game restored by Continue (after boot)
+    R hex|none                the game restored after boot (the guard's own resume, or
+                              Continue from the menu: each logged when seen)
     N kind players            a new game started
     P hex                     a save is about to be written (hook on store.save_game)
     D                         a game is over: finish_game() is about to count it
@@ -289,7 +290,18 @@ def cut(root, fs, journal, seed, kind):
         last[0] = b
         log("C " + _hex(disk))  # none: the game is over and its save cleared
 
+    # The boot may resume the game by itself (the crash guard takes a cut for a crash),
+    # and CPU seats then play on: what came back is the first game seen, logged then.
+    resumed = []
+
+    def first_game():
+        g = current_game(app)
+        if g is not None and not resumed:
+            resumed.append(1)
+            log("R " + _hex(g.to_bytes()))
+    pl.after_frame = first_game
     pl.frames(300)
+    pl.after_frame = None
     pl.to_menu()
     if "CONTINUE" in app.screen.items:
         pl.menu_pick("CONTINUE")
