@@ -254,6 +254,15 @@ def cut(root, fs, journal, seed, kind):
     log("S %d" % n)
     real_save = st.save_game
     real_clear = st.clear_game
+    real_load = st.load_game
+    resumed = []  # the game that came back is logged once, when first read or seen
+
+    def load_game():
+        got = real_load()
+        if got is not None and not resumed:
+            resumed.append(1)
+            log("R " + _hex(got[1]))
+        return got
 
     def save_game(k, blob, ui=b""):
         log("P " + _hex(blob))
@@ -271,6 +280,7 @@ def cut(root, fs, journal, seed, kind):
         return real_finish(*a, **k)
 
     st.save_game = save_game
+    st.load_game = load_game
     st.clear_game = clear_game
     st.finish_game = finish_game
     pl = Player(app, sim, rng)
@@ -291,9 +301,8 @@ def cut(root, fs, journal, seed, kind):
         log("C " + _hex(disk))  # none: the game is over and its save cleared
 
     # The boot may resume the game by itself (the crash guard takes a cut for a crash),
-    # and CPU seats then play on: what came back is the first game seen, logged then.
-    resumed = []
-
+    # and CPU seats then play on, saving, in its first frames: what came back is the
+    # game the store first read (load_game above), else the first game seen.
     def first_game():
         g = current_game(app)
         if g is not None and not resumed:
