@@ -67,17 +67,17 @@ except ImportError:  # CPython
 
 from core.games import GAMES_TABLE, MODULES
 from hal.events import NEXT, PRESS, REPEAT, SHAKE_END, SHAKE_START
-from power import DEEP, DIM, OFF, Power, nap
-from store import S_CONTRAST, S_SENS, S_SOUND
+from system.power import DEEP, DIM, OFF, Power, nap
+from system.store import S_CONTRAST, S_SENS, S_SOUND
 from ui import gfx, screens
 from ui.screens import DIRTY_DICE, DIRTY_ROLL, mark
 from ui.sounds import LAND, RATTLE, SELECT, TUNES
 
 _TYPES = const(0)  # the App's attribute types, for pyright (on the device "if 0:" is no code)
 if _TYPES:
-    import power
-    import power_battery
-    import store
+    from system import power
+    from system import power_battery
+    from system import store
     from core.dice import Dice
     from hal.buzzer import Buzzer
     from hal.devices import Devices
@@ -97,14 +97,15 @@ _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, se
 # the HARD tables' check, which the setup does): forgotten on every return to the menu.
 # A game start also forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
-                 "ui.crashed", "store_check", "core.data", "core.data_check",
+                 "ui.crashed", "system.store_check", "core.data", "core.data_check",
                  "ui.link_lobby", "ui.link_screen", "link.host", "link.guest",
                  "link.proto", "link.radio", "link", "core.frenzy_live", "core.cpu_live")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
 # heap took the heap's one growth (App._heap holds it).
-_BOOT_MODULES = ("hal.wiring", "crashlog", "store_check", "guard", "heap")
+_BOOT_MODULES = ("hal.wiring", "system.crashlog", "system.store_check", "system.guard",
+                 "system.heap")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "ui.shakeup_cpu", "ui.frenzy_cpu", "core.cpu_shakeup",
                 "core.cpu_frenzy", "core.data", "core.data_check", "ui.cpu_fault")
@@ -152,7 +153,7 @@ class App:
         """The devices (from the board profile unless given), the store and the
         settings, the dice (from source(n) -> n random bytes, else the board's RNG), the
         frame state; then the splash."""
-        from heap import hold_growth
+        from system.heap import hold_growth
         self._heap = hold_growth()  # first: no other object may open the added area
         if devices is None:
             from hal.devices import Devices
@@ -166,7 +167,7 @@ class App:
         self.buzzer = getattr(devices, "buzzer", None)
         self.shaker = getattr(devices, "shaker", None)
         self.sensor_missing = bool(getattr(devices, "sensor_missing", self.shaker is None))
-        from store import Store
+        from system.store import Store
         self.store = Store(fs_root)
         self.settings = self.store.load_settings()
         self.store.load_stats()  # kept in the Store: a game's end then reads no file
@@ -206,7 +207,7 @@ class App:
         self.battery = None
         bat = getattr(devices, "battery", None)  # low-battery watch
         if bat is not None:
-            from power_battery import Battery
+            from system.power_battery import Battery
             self.battery = Battery(bat)
         self._blank = self.screen = screens.Screen(self)  # stands in while screens change
         self.go = 0  # a game to start (kind << 4 | players) or continue (-1): see _go()
@@ -620,7 +621,7 @@ class App:
         """The frame loop, for ever; wdt: the watchdog main.py armed before a
         resume (else armed here)."""
         if wdt is None:
-            from watch import arm
+            from system.watch import arm
             wdt = arm()
         t = ticks_ms()
         if self.power is not None:
@@ -645,5 +646,5 @@ class App:
 
     def _deep_sleep(self):
         # Once per sleep: the code is in power_sleep, loaded then.
-        from power_sleep import sleep_app
+        from system.power_sleep import sleep_app
         sleep_app(self)

@@ -8,7 +8,7 @@ buzzer beeps), and the board resets; a start that keeps failing stops at the REP
 (guard_fail.failed). The guard is boot-time code: its name goes once the boot is done
 (the app forgets the module; a crash loads it again), what the run needs is in watch.
 """
-import guard
+from system import guard
 
 resume = guard.boot(guard.ROOT)  # True: Continue; 2 (guard.ASK): ask the player first
 root = guard.ROOT
@@ -23,10 +23,10 @@ try:
     wdt = None
     if resume == 2 and app.store.has_game():
         from ui.crashed import Crashed  # it crashed on each resume: TRY AGAIN?
-        from watch import again
+        from system.watch import again
         app.show(Crashed(app, again))
     elif resume and app.store.has_game():
-        from watch import arm
+        from system.watch import arm
         wdt = arm()  # before the resume: a hang in it resets too
         app.resume()
     app.run(wdt)
@@ -34,5 +34,5 @@ except Exception as e:  # KeyboardInterrupt (Ctrl-C at the REPL) is not caught
     d = app.display if app is not None else None
     made = app is not None
     app = None  # the game's heap goes back before the crash is logged (MemoryError)
-    from guard_fail import failed
+    from system.guard_fail import failed
     failed(e, d, board, made, root, wait)

@@ -211,7 +211,7 @@ class Player:
 
 
 def _read_save(fs):
-    import store
+    from system import store
     try:
         f = open(fs + "/" + store.GAME, "rb")
     except OSError:
@@ -243,7 +243,7 @@ def cut(root, fs, journal, seed, kind):
     from app import App
     app = App(board, fs_root=fs, source=Rng(seed ^ 0x5A5A))
     st = app.store
-    import store
+    from system import store
     from core import games
     ba = st.load_stats()
     # Every finished game: all-human ones by kind, and those against CPUs (counted

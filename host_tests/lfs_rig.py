@@ -93,7 +93,7 @@ class _Os:
 
 class Lfs:
     def __init__(self, blocks=16):
-        import store
+        from system import store
         self.store = store
         _n[0] += 1
         if _MP:

@@ -293,5 +293,5 @@ def test_no_const_import_reaches_mpy_cross_and_values_are_the_owners():
                         folded += 1
     assert folded >= 50, folded  # the settings, sounds, kinds, phases the modules share
     # And the owners' public consts are private in what the device gets.
-    store = out["store.py"].decode()
+    store = out["system/store.py"].decode()
     assert "_S_SOUND = const(0)" in store and "\nS_SOUND" not in store

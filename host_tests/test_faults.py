@@ -5,9 +5,9 @@ bounce, a stuck vibration switch, the press that wakes a dark display, deep slee
 into Continue, and a crash that restarts into Continue."""
 import os
 
-import guard
-import guard_fail
-import store
+from system import guard
+from system import guard_fail
+from system import store
 import ui_rig
 from test_ui_shakeup import Pilot, start_game
 
@@ -442,7 +442,7 @@ def test_crash_logs_and_restarts_into_continue():
 
 
 def test_battery_pin_in_the_profile_gives_level_and_low_warning():
-    import power_battery
+    from system import power_battery
     root = ui_rig.tmpdir("batt")
     board = _board(BATTERY={"pin": 35, "divider_x100": 200})
     app = _app(board, root, lambda sim: sim.adc_uv.__setitem__(35, 1950000))

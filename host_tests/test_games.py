@@ -6,7 +6,7 @@ import sys
 import ui_rig
 from core import games
 
-import store
+from system import store
 
 
 def _exists(module):

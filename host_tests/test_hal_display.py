@@ -278,7 +278,7 @@ def test_item10_browned_out_panel_is_found_by_its_status_and_restored():
 
 
 def test_item10_power_checks_every_two_seconds_and_revives_the_same_frame():
-    from power import AWAKE, Power
+    from system.power import AWAKE, Power
     d = _panel()
     _drawn(d)
     d.show()

@@ -1,10 +1,10 @@
 """The heap model (tools/mp32.py --heap: the 32-bit unix port with the ESP32's split
-heap, tools/heapmodel/) and the firmware's hold on the heap's growth (firmware/heap.py).
+heap, tools/heapmodel/) and the firmware's hold on the heap's growth (firmware/system/heap.py).
 
 Run with the device's first area (-X heapsize=56k) and the one-growth ESP-IDF heap
 (HEAPMODEL_IDF=114704): upstream's gc_sweep_free_blocks gives back an added area whose
 one live object is a single block at block 0 (tools/heapmodel/sweep_bug.py, README "The
-split heap"); firmware/heap.py takes the growth at boot and pins it, so no area is ever
+split heap"); firmware/system/heap.py takes the growth at boot and pins it, so no area is ever
 given back. Without the model's source or a -m32 compiler these skip (CI=true: fail).
 """
 import os
@@ -78,7 +78,7 @@ def test_a_two_block_object_keeps_its_area(model):
 CHURN = (
     "import sys, gc, heapmodel\n"
     "sys.path.insert(0, 'firmware')\n"
-    "from heap import hold_growth\n"
+    "from system.heap import hold_growth\n"
     "pin = hold_growth() if sys.argv[-1] == 'pin' else None\n"
     "print('R boot', *heapmodel.stats())\n"
     "def need():\n"  # its list dies with its frame

@@ -5,14 +5,14 @@ Layers, imports going one way:
 - core (core/): pure rules and dice; imports only core and micropython.
 - hal (hal/): drivers; imports only hal and the port's modules (machine, framebuf, time,
   os, micropython).
-- store (store.py, store_*.py): persistence; imports core (the game registry) and the
-  port's os.
+- store (system/store.py, system/store_*.py): persistence; imports core (the game
+  registry) and the port's os.
 - ui (ui/): screens; imports ui, core, store's codes (settings indices) and hal.events'
   codes (the event bytes are its input), those two only as codes.
 - link (link/): the link game's radio and sessions; imports core, link and the port's
   hashlib, espnow, network (loaded by the app for LINK GAME only).
-- app (app.py, main.py, boot.py, guard*.py, watch.py, power*.py): imports any of them, and the
-  board profile.
+- app (app.py, main.py, boot.py and the rest of system/: guard*, watch, power*, crashlog,
+  heap): imports any of them, and the board profile.
 
 No cycles. A `from M import NAME` that takes only consts of M is a compile-time code
 reference (tools/inline_consts.py turns it into the importer's private const: the device
@@ -53,7 +53,7 @@ def layer(mod):
     top = mod.split(".")[0]
     if top in ("core", "hal", "ui", "link"):
         return top
-    if top == "store" or top.startswith("store_"):
+    if mod.startswith("system.store"):
         return "store"
     if top in ("board", "version"):
         return top
@@ -116,7 +116,7 @@ def test_every_import_goes_down_the_layers():
         may, port = _MAY[layer(mod)]
         for t in sorted(targets):
             code_only = not targets[t]
-            if layer(mod) == "ui" and code_only and t in ("hal.events", "store"):
+            if layer(mod) == "ui" and code_only and t in ("hal.events", "system.store"):
                 continue
             if layer(t) not in may:
                 wrong.append("%s (%s) imports %s (%s)" % (mod, layer(mod), t, layer(t)))
@@ -173,7 +173,8 @@ def test_no_import_cycles():
 def test_the_checks_see_a_wrong_import_and_a_cycle():
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(edges) == [["a", "b", "c"]]
-    assert layer("core.dice") == "core" and layer("power_sleep") == "app"
+    assert layer("core.dice") == "core" and layer("system.power_sleep") == "app"
+    assert layer("system.store_check") == "store"
     may, _ = _MAY["core"]
     assert layer("ui.gfx") not in may and layer("hal.display") not in _MAY["ui"][0]
 

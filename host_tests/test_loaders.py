@@ -9,8 +9,8 @@ from core import shakeup as S
 from core.dice import Dice
 from core.seeded import Seeded
 
-import store
-from store import Store
+from system import store
+from system.store import Store
 
 
 # ---- Farkle Frenzy ----------------------------------------------------------------

@@ -5,11 +5,11 @@ the issue's item it proves. The real LittleFS (lfs_rig) under both pythons where
 filesystem matters; plain folders where it does not."""
 import os
 
-import store
+from system import store
 from checks import tmpdir, rmtree
 from core import games
 from lfs_rig import Lfs
-from store import Store
+from system.store import Store
 from test_store import _Cut, _CutFile, _CutOs, _Plan
 
 BLOB_OLD = b"old-state-" * 8
@@ -483,7 +483,7 @@ def _sim():
 
 
 def test_item8_watchdog_resets_counted_like_crashes():
-    import guard
+    from system import guard
     import machine
     root = tmpdir("item8")
     sim = _sim()
@@ -523,7 +523,7 @@ def _main(root, board):
     """Boot the way the device does: firmware/main.py, with the guard's root at root
     and `board` (a module-like profile, or a folder holding a board.py) as the profile."""
     import sys
-    import guard
+    from system import guard
     sys.modules.pop("board", None)
     added = None
     if isinstance(board, str):
@@ -605,7 +605,7 @@ def test_item8_watchdog_after_giving_up_stays_at_the_repl():
 
 
 def guard_give_up():
-    import guard
+    from system import guard
     return guard.GIVE_UP
 
 

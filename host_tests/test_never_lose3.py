@@ -21,8 +21,8 @@ if __name__ == "__main__":  # run from the repository root, as the tests are
     for _p in ("tools/sim", "tools", "host_tests", "firmware"):
         sys.path.insert(0, _p)
 
-import store  # noqa: E402
-from store import _exists  # noqa: E402
+from system import store  # noqa: E402
+from system.store import _exists  # noqa: E402
 from checks import rmtree, tmpdir
 from core import games
 from lfs_rig import Lfs
@@ -383,7 +383,7 @@ def test_part1_a_game_that_crashes_each_continue_is_asked_about():
     # A bug that crashes the firmware whenever the saved game is continued: resumed
     # by itself twice, then the player chooses; TRY AGAIN crashes once more (asked
     # again), SET IT ASIDE keeps it as game.sav.bad and the menu comes up.
-    import guard
+    from system import guard
     r = _saved_hard_game(games.SHAKEUP, 9)
     root = r.root
     import app as appmod
@@ -407,7 +407,7 @@ def test_part1_a_game_that_crashes_each_continue_is_asked_about():
             c.press(OK)
             raise AssertionError("no crash")
         except _Crash as e:
-            import guard_fail
+            from system import guard_fail
             guard_fail.crashed(e, root, app.display, 0, False)
         got = _boots(root, None, 30)
         assert got["boots"] == ["ran"] and got["screens"][-1] == "crashed", got

@@ -3,14 +3,14 @@
 (guard.py) and the crash path (guard_fail.py)."""
 import os
 
-import crashlog
-import guard
-import guard_fail
-import power_battery
-import power_sleep
-import store
+from system import crashlog
+from system import guard
+from system import guard_fail
+from system import power_battery
+from system import power_sleep
+from system import store
 from checks import tmpdir
-from power import AWAKE, DEEP, DIM, OFF, Power
+from system.power import AWAKE, DEEP, DIM, OFF, Power
 
 
 def _settings(dim=3, off=2, sleep=10):

@@ -170,7 +170,7 @@ def test_power_cuts_quick(tmp_path):
 
 def _count_writes(app):
     """Count real file writes (store.writes grows) per file on app.store."""
-    import store
+    from system import store
     st = app.store
     real = st._save
     c = {"game": 0, "other": 0}
@@ -237,7 +237,7 @@ class _Recorder:
 
 def _on_lfs(fs, fn):
     """Run fn() with store.py's os and open pointed at the littlefs fs."""
-    import store
+    from system import store
     saved = store.os
     store.os = _LfsOs(fs)
     store.open = lambda p, m="r": fs.open(p, m)
@@ -254,7 +254,7 @@ def test_littlefs_cut_at_every_flash_write_of_many_saves():
     a small image, so littlefs compacts and relocates its metadata along the way."""
     from littlefs import LittleFS
 
-    import store
+    from system import store
     bs, nblocks = 4096, 16
     ctx = _Recorder(bs * nblocks)
     fs = LittleFS(context=ctx, block_size=bs, block_count=nblocks)

@@ -3,9 +3,9 @@
 from core import games
 import os
 
-import store
+from system import store
 from checks import tmpdir
-from store import Store
+from system.store import Store
 
 
 def _fresh():

@@ -258,7 +258,7 @@ def test_frenzy_winner_shows_the_standings_and_offers_a_rematch():
     assert (g2.players, g2.schedule, g2.ones) == (3, g.schedule, g.ones)
     assert g2.round == 1 and g2.roller == 1 and g2.player == 1 and max(g2.totals) == 0
     st = r.app.store.load_stats()
-    import store
+    from system import store
     assert store.stat(st, gm.ST_FF_GAMES) == 1  # the won game was counted
 
 
@@ -433,7 +433,7 @@ def test_continue_says_what_is_saved():
 
 
 def test_stats_say_by_seat_colour_and_reset_after_asking():
-    import store
+    from system import store
     from core import games as gm
     from ui.stats import Stats
     r = ui_rig.Rig("cl_stats")

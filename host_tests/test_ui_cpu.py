@@ -11,7 +11,7 @@ from test_ui_golden import compare
 from ui import frenzy_screen as fs
 from ui import shakeup_screen as ss
 
-import store
+from system import store
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT

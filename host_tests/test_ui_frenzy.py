@@ -259,7 +259,7 @@ def play_through(players, schedule, seed):
             k += 1
     # The game is no longer saved and the stats counted it.
     assert not r.app.store.has_game()
-    import store
+    from system import store
     st = r.app.store.load_stats()
     assert store.stat(st, games.ST_FF_GAMES) == 1
     assert store.stat(st, games.ST_FF_WINS + winner) == 1

@@ -229,7 +229,7 @@ def test_shakeup_penalty_choice_names_the_level_and_the_arrows():
 
 
 def test_stats_count_a_game_in_the_singular():
-    import store
+    from system import store
     from ui.stats import Stats
     r = ui_rig.Rig("pt_stats")
     r.wait(1500)

@@ -8,7 +8,7 @@ golden frame and the simulator's text line. Shake Up's presses are in
 test_ui_presses. Driven through the App by buttons and shakes."""
 import os
 
-import store
+from system import store
 import ui_rig
 from core import frenzy as fz
 from core import games

@@ -163,7 +163,7 @@ def play_through(players, seed):
     # the stats counted it.
     assert r.app.screen.seat == winner
     assert not r.app.store.has_game()
-    import store
+    from system import store
     st = r.app.store.load_stats()
     assert store.stat(st, games.ST_SU_GAMES) == 1
     assert store.stat(st, games.ST_SU_WINS + winner) == 1

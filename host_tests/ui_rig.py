@@ -292,7 +292,7 @@ def setup_game(r, item, players, seats=None, press=True):
 def humans_only(app):
     """Every game's setup offered as all human (the first time it is you against a
     CPU): for the tests that mash or press through the setup as before the CPUs."""
-    from store import S_SETUP
+    from system.store import S_SETUP
     for k in range(2):
         app.settings[S_SETUP + 2 * k + 1] = 0
 

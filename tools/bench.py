@@ -561,7 +561,7 @@ class Bench:
             "ESP32 port's frozen modules %d) = %d B for the firmware, then an ESP-IDF heap "
             "of T bytes to grow into; T = %d (one growth) for the figures, the smallest T "
             "bisected to %d B; areas held at most, added / given back at T = %d with the "
-            "firmware's hold on its growth (firmware/heap.py) and without it (before); "
+            "firmware's hold on its growth (firmware/system/heap.py) and without it (before); "
             "headroom = %d - the smallest T. `%s` (NOPIN 1: without the hold)" % (
                 FIRST_POOL, FIRST_POOL - budget, board, main, esp32, budget, ONE_GROWTH,
                 STEP, ONE_GROWTH, ONE_GROWTH, cmd),

@@ -11,7 +11,7 @@ added area could take ("max new split": the ESP32 port's split heap); the frame 
 scene (the time of App.step() alone, mean and max); the I2C clock in use; the flash's
 free blocks. Beside each, where the models have one, their estimate: the heap model's
 areas and pools (tools/mp32.py --heap: a first area of 56,000 bytes of blocks, one
-growth of as much, taken at boot by firmware/heap.py), the frame model's bus clock
+growth of as much, taken at boot by firmware/system/heap.py), the frame model's bus clock
 (the board profile's I2C freq). Exit status 1 when the run fails.
 """
 import argparse
@@ -26,7 +26,7 @@ SCRIPT = os.path.join(ROOT, "tools", "bench", "on_device.py")
 POOL = 56000  # the ESP32's first area's blocks (tools/bench/harness.py FIRST_POOL)
 CHECKPOINTS = (
     ("boot", "after a soft reset (this script's code in it)"),
-    ("app", "the App built (firmware/heap.py took the growth)"),
+    ("app", "the App built (firmware/system/heap.py took the growth)"),
     ("menu", "in the menu"),
     ("shakeup", "in Shake Up, 4 humans"),
     ("frenzy", "in Farkle Frenzy, 4 humans"),

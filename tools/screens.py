@@ -198,7 +198,7 @@ def near_end(fs, kind, players, seed):
     Frenzy: the greedy:400 self-play policy) up to the start of the winner's last
     turn, so a scenario can Continue it and play the end on screen."""
     _core()
-    import store
+    from system import store
     from core import games
     from core.dice import Dice
     from core.seeded import Seeded

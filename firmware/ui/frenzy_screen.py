@@ -58,7 +58,7 @@ from ui import gfx
 from ui.gfx import DIE_L
 from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRTY_ROLL, NEXT, OK, PREV, Screen, \
     end_choices, grace, key, mark, rematch
-from store import S_ODDS
+from system.store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
 try:

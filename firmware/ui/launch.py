@@ -5,7 +5,7 @@ returned: the moment of a game's start when the heap is fullest.
 Each game's entry point (its Game and its screen class) is here; what else the device
 knows of a game is its row in core.games."""
 from core.games import FRENZY, LOADER, SHAKEUP, game
-from store import S_ONES, S_SCHEDULE, S_SETUP, S_SPOTS
+from system.store import S_ONES, S_SCHEDULE, S_SETUP, S_SPOTS
 
 
 def launch(app, g, forget=None):

@@ -2,7 +2,7 @@
 BACK (or DONE) saves through the store and returns to the menu. The rules options
 (Frenzy turns, three 1s, pyramid spots) say under the list that they apply to new
 games."""
-from store import S_CONTRAST, S_DIM, S_ODDS, S_OFF, S_ONES, S_SCHEDULE, S_SENS, S_SLEEP, S_SOUND, S_SPOTS
+from system.store import S_CONTRAST, S_DIM, S_ODDS, S_OFF, S_ONES, S_SCHEDULE, S_SENS, S_SLEEP, S_SOUND, S_SPOTS
 from ui import gfx
 from ui.screens import BACK, NEXT, OK, PREV, Screen
 from version import VERSION

@@ -3,7 +3,7 @@
 the game starts or the menu comes back, so the menu itself holds less code: leaving a
 game for the menu imports less before its first frame."""
 from core.games import FEWEST, FRENZY, KIND, MOST, TITLE
-from store import S_SCHEDULE, S_SETUP
+from system.store import S_SCHEDULE, S_SETUP
 from ui import gfx
 from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_PICK, INITIALS, NEXT, OK, PREV, \
     Screen, mark

@@ -6,7 +6,7 @@ human won. The bar: MENU, CPUS (or PLAYERS: turns the page), RESET (asks first: 
 YES); PREV/NEXT move along it, OK takes it, BACK leaves."""
 from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_SOLO, ST_FF_WINS, ST_SU_GAMES, \
     ST_SU_WINS
-from store import ST_CPU
+from system.store import ST_CPU
 from ui import gfx
 from ui.screens import BACK, INITIALS, NEXT, OK, PREV, Screen
 

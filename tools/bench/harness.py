@@ -30,7 +30,7 @@ Modes:
       the board profile: BOARD bytes, the biggest device profile's, or the sim's
       measured here if more), then an ESP-IDF heap of MODEL bytes to grow into;
       `R model added freed held held_max idf_free idf_low` at the end. NOPIN 1: the
-      firmware's hold on the growth (firmware/heap.py) is left out.
+      firmware's hold on the growth (firmware/system/heap.py) is left out.
   frames FS         per-frame allocation (gc disabled) and display traffic.
   core              core speed (is_farkle, selections, Shake Up decisions).
   boot FS           time and allocation from main.py's start to the menu's first frame.
@@ -287,7 +287,7 @@ def main_py_cost(lib):
 
 
 class _NoPin:
-    """The firmware without its hold on the heap's growth (firmware/heap.py), for the
+    """The firmware without its hold on the heap's growth (firmware/system/heap.py), for the
     bench's churn before it: the heap grows and shrinks as the path needs."""
 
     @staticmethod
@@ -486,7 +486,7 @@ class Session:
             budget = FIRST_POOL - board - main - esp32
             out("model_first", budget, board, main, esp32)
             if nopin:
-                sys.modules["heap"] = _NoPin
+                sys.modules["system.heap"] = _NoPin
         if budget:
             fence(budget - charge)
         if model:
@@ -499,7 +499,7 @@ class Session:
         # main.py: the crash guard, then the App (a seeded dice source here).
         if not self.mounted:
             self._mount()
-        import guard
+        from system import guard
         guard.boot("/")
         guard = None  # as main.py: boot-time code (the app forgets it)
         from app import App

@@ -289,7 +289,7 @@ def boot(root, lib, fs):
     a0 = alloc()
     t0 = ticks_us()
     # What main.py does, up to the first frame (run() would loop from there).
-    import guard
+    from system import guard
     guard.boot(fs)
     from app import App
     app = App(board, fs_root=fs, source=src)
@@ -318,7 +318,7 @@ def boot(root, lib, fs):
 
 # What boot keeps, then the menu, then each game's resident modules, then modules loaded
 # on demand for a moment (the figure is what each would add while loaded).
-BOOT_ORDER = ("guard", "core.games", "store", "power", "ui.gfx", "ui.font", "ui.screens",
+BOOT_ORDER = ("system.guard", "core.games", "system.store", "system.power", "ui.gfx", "ui.font", "ui.screens",
               "ui.sounds", "hal.events", "hal.display", "hal.buttons", "hal.buzzer",
               "hal.shake", "hal.mpu6050", "hal.devices", "hal.wiring", "core.dice", "app", "ui.menu",
               "core.shakeup", "ui.shakeup_screen",

@@ -115,7 +115,7 @@ def _own_prompt(scr, name):
         elif c == scr.start_row():
             row = "START"
         elif c == scr.mode_row():
-            from store import S_SCHEDULE
+            from system.store import S_SCHEDULE
             row = "TURNS: " + ("LOCKSTEP" if scr.app.settings[S_SCHEDULE] else "RELAY")
         else:
             row = "%s: %s" % (_COLOURS[c - 1], SEAT_NAMES[scr.seats[c - 1]])
@@ -339,7 +339,7 @@ class Runner:
             pass
         resume = False
         try:
-            import guard
+            from system import guard
             resume = guard.boot(self.fs)
             self.guard = True  # (not the module: as main.py, let go of it after the boot)
             guard = None
@@ -349,7 +349,7 @@ class Runner:
         store = getattr(self.app, "store", None)
         if resume == 2 and store is not None and store.has_game():
             from ui.crashed import Crashed  # as main.py: crashed on each resume, ask
-            from watch import again
+            from system.watch import again
             self.app.show(Crashed(self.app, again))
         elif resume and store is not None and store.has_game():
             self.app.resume()
@@ -372,7 +372,7 @@ class Runner:
         if self.guard is not None:
             disp = getattr(self.app, "display", None) if self.app is not None else None
             try:
-                from guard_fail import crashed
+                from system.guard_fail import crashed
                 crashed(e, self.fs, disp)
             except BaseException as e2:  # the simulated machine.reset() may raise
                 if isinstance(e2, KeyboardInterrupt):

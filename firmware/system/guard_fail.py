@@ -11,8 +11,8 @@ worked (hal.wiring's `made` and `at`: e.g. no OK button) is shown on that panel 
 plain words, what is wrong and in which field, logged, and the device stops there at
 once: a reset would only find it again.
 """
-from crashlog import crash_log
-from guard import GIVE_UP, mark_restart
+from system.crashlog import crash_log
+from system.guard import GIVE_UP, mark_restart
 
 try:
     from micropython import const

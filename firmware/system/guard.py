@@ -38,8 +38,8 @@ device stops with the REPL reachable (no watchdog armed); with no display the bu
 sounds three long beeps, and the log says what was looked for on the bus and what
 answered (guard_fail.py: loaded only then).
 """
-import watch
-from watch import QUICK_MS, ticks_diff, ticks_ms
+from system import watch
+from system.watch import QUICK_MS, ticks_diff, ticks_ms
 
 try:
     from micropython import const
@@ -119,7 +119,7 @@ def boot(root="/"):
     _stopped = cause == 1 and n > GIVE_UP  # the watchdog reset a device that gave up
     if cause == 1:  # the loop hung: a crash without a traceback
         n = max(n, _read_mark(root, WATCH)) + 1
-        from crashlog import crash_log  # (loaded only for it, and forgotten after the boot)
+        from system.crashlog import crash_log  # (loaded only for it, and forgotten after the boot)
         crash_log(root, RuntimeError("watchdog reset: the app stopped feeding it"))
     watch.count = n
     watch.pending = None

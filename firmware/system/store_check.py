@@ -3,7 +3,7 @@ and sets a damaged one aside). Read at boot, and by the stats screen: the app fo
 this module after each.
 """
 from core.games import BEST, GAMES, GAMES_TABLE, HIGH, WINS
-from store import SETTINGS_LEN, ST_CPU, STATS_N
+from system.store import SETTINGS_LEN, ST_CPU, STATS_N
 
 try:
     from micropython import const

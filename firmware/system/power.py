@@ -14,7 +14,7 @@ except ImportError:
     def const(x):
         return x
 
-from store import S_DIM, S_OFF, S_SLEEP
+from system.store import S_DIM, S_OFF, S_SLEEP
 
 try:
     from time import ticks_add, ticks_diff

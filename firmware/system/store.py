@@ -344,7 +344,7 @@ class Store:
             self._bad(SETTINGS, MSG_SETTINGS)
             p = None
         if p is not None:
-            from store_check import settings_in_range  # (boot only: forgotten after it)
+            from system.store_check import settings_in_range  # (boot only: forgotten after it)
             settings_in_range(ba, p)
         return ba
 
@@ -355,7 +355,7 @@ class Store:
             return self._fin  # a game's count not yet on flash: newer than the file
         p = self._load(STATS, _T_STATS, MSG_STATS)
         if p is not None:
-            from store_check import stats_ok  # (boot and the stats screen: forgotten after)
+            from system.store_check import stats_ok  # (boot and the stats screen: forgotten after)
             if len(p) != STATS_LEN and len(p) != _STATS_OLD and len(p) != _STATS_CPU \
                     or not stats_ok(p):
                 self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
