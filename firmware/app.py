@@ -103,7 +103,7 @@ _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room"
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
-# heap took the heap's one growth (App._heap holds it).
+# heap took the heap's one growth (main.py holds it).
 _BOOT_MODULES = ("hal.wiring", "system.crashlog", "system.store_check", "system.guard",
                  "system.heap")
 # What a game with CPU seats loads, forgotten with the game's own modules.
@@ -153,8 +153,6 @@ class App:
         """The devices (from the board profile unless given), the store and the
         settings, the dice (from source(n) -> n random bytes, else the board's RNG), the
         frame state; then the splash."""
-        from system.heap import hold_growth
-        self._heap = hold_growth()  # first: no other object may open the added area
         if devices is None:
             from hal.devices import Devices
             devices = Devices(board)

@@ -7,7 +7,14 @@ game (Continue), with the watchdog armed first. An uncaught exception is logged
 buzzer beeps), and the board resets; a start that keeps failing stops at the REPL
 (guard_fail.failed). The guard is boot-time code: its name goes once the boot is done
 (the app forgets the module; a crash loads it again), what the run needs is in watch.
+
+Before all of it, the heap takes its one growth and holds it (system/heap.py): first,
+while the first area is one free run, so that the pin lands in the added area.
 """
+from system.heap import hold_growth
+
+pin = hold_growth()  # kept for the firmware's life (None where the heap cannot grow)
+hold_growth = None
 from system import guard
 
 resume = guard.boot(guard.ROOT)  # True: Continue; 2 (guard.ASK): ask the player first

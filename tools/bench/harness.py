@@ -499,6 +499,8 @@ class Session:
         # main.py: the crash guard, then the App (a seeded dice source here).
         if not self.mounted:
             self._mount()
+        from system.heap import hold_growth
+        self.pin = hold_growth()  # main.py's first step (_NoPin: without it)
         from system import guard
         guard.boot("/")
         guard = None  # as main.py: boot-time code (the app forgets it)

@@ -289,6 +289,8 @@ def boot(root, lib, fs):
     a0 = alloc()
     t0 = ticks_us()
     # What main.py does, up to the first frame (run() would loop from there).
+    from system.heap import hold_growth
+    pin = hold_growth()  # noqa: F841 (held, as main.py holds it)
     from system import guard
     guard.boot(fs)
     from app import App
