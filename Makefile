@@ -17,9 +17,10 @@ WEB_STAMP := web/node_modules/.installed
 NPM := $(shell command -v npm 2> /dev/null)
 # pytest-xdist workers for make test / test-fast (auto: one per core; 0: no workers)
 JOBS ?= auto
-# Tests timed by the wall clock of processes they drive (power cuts at random moments,
+# Tests that drive processes against the wall clock (power cuts at random moments,
 # deploys to the emulated board, UDP between processes, the soak): run after the rest,
-# alone on the machine, where a loaded core made them miss (2026-12-04, 2 cores).
+# not beside it, where two loaded cores made them miss (2026-12-04, 2 cores); two
+# files at a time among themselves (the linked game's light processes beside one other).
 ALONE := test_powercut.py test_emuboard.py test_emuboard_device.py test_device_report.py \
 	test_link_radio.py test_link_e2e.py test_soak.py
 WIRING_OUT ?= build/wiring
@@ -82,7 +83,7 @@ test: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/mp32.py --frame
 	$(VPY) tools/mp32.py --heap
 	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile $(addprefix --ignore=host_tests/,$(ALONE))
-	$(VPY) -m pytest -c host_tests/pytest.ini $(addprefix host_tests/,$(ALONE))
+	$(VPY) -m pytest -c host_tests/pytest.ini $(addprefix host_tests/,$(ALONE)) -n $(JOBS) --dist loadfile
 
 test-fast: $(STAMP)
 	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile -x -q -m "not slow"

@@ -163,11 +163,6 @@ def test_power_cuts_200_games(tmp_path):
     assert restored >= GAMES // 2
 
 
-def test_power_cuts_quick(tmp_path):
-    episodes, restored, secs, ends = run_cuts(tmp_path, 50, seed=7)
-    assert restored >= 20
-
-
 def _count_writes(app):
     """Count real file writes (store.writes grows) per file on app.store."""
     from system import store

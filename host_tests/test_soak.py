@@ -110,8 +110,3 @@ def test_soak_100k_events(tmp_path):
     samples = soak(tmp_path, EVENTS, 2024, 100)
     fl = check_no_growth(samples, EVENTS)
     print("soak %d events, heap %s: floors %r" % (EVENTS, HEAP, fl))
-
-
-def test_soak_quick(tmp_path):
-    samples = soak(tmp_path, 20000, 7, 50)
-    check_no_growth(samples, 20000)
