@@ -25,12 +25,11 @@ def micropython_bin():
 # group's lock (build/.lock-<group>) while their tests run, so they take turns.
 # (--dist loadgroup would do this by marks, but pytest-xdist 3.8.0 cannot group under
 # pytest 9: it renames node ids through an attribute pytest 9 no longer reads.)
-SHARED = {
-    # build/bench/ (the sim build, fw_codes.py, perf_pystone.py, heap hints): written
-    # by tools/bench.py --quick and by the frame model's fixture.
-    "test_bench_quick.py": "build-bench",
-    "test_frame_time.py": "build-bench",
-}
+# None now: build/bench/ (the sim build, fw_codes.py, perf_pystone.py), which
+# tools/bench.py --quick and the frame model's fixture both write, is written file by
+# file atomically and only when the content changes (tools/build.py holds its own lock
+# per folder), so the two run side by side instead of one worker waiting ~4 minutes.
+SHARED = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -53,7 +52,7 @@ SLOW = {
     # (every test of a module-scoped fixture that is slow to make: the bench's run,
     # ~3 min, and the frame model's)
     "test_bench_quick.py": ("test_frame_goals", "test_memory_gate_32bit",
-                            "test_exit_status_follows_the_goals"),
+                            "test_heap_model_gates", "test_exit_status_follows_the_goals"),
     "test_build.py": ("test_rebuild_is_byte_identical_and_drops_stale_outputs",),
     "test_check.py": ("test_make_check_is_clean",),  # pyright
     "test_cpu_frenzy.py": ("test_only_legal_decisions_in_seeded_games",),
@@ -67,6 +66,7 @@ SLOW = {
     "test_hal_shake.py": ("test_item11_garbage_sensor_is_a_fault_and_never_rolls",),
     "test_image.py": ("test_make_image_boots_in_a_stock_flash",),
     "test_micropython.py": ("test_under_micropython", "test_mpy_cross_compiles_every_firmware_file"),
+    "test_link_e2e.py": ("test_linked_games_end_the_same_on_every_handheld_at_0_20_50_loss",),
     "test_mip.py": ("test_one_mip_command_per_board_boots",),
     "test_powercut.py": ("test_writes_per_game",),
     "test_shakeup_props.py": ("test_illegal_decisions_raise_and_change_nothing",

@@ -125,9 +125,10 @@ def write(out=OUT, firmware=FIRMWARE):
     if os.path.exists(out):
         with open(out) as f:
             old = f.read()
-    if old != text:
-        with open(out, "w") as f:
+    if old != text:  # atomic: the frame model's fixture and the bench may both write it
+        with open(out + ".tmp%d" % os.getpid(), "w") as f:
             f.write(text)
+        os.replace(f.name, out)
     return out
 
 

@@ -98,8 +98,10 @@ def prepare(source):
             if not m:
                 raise SystemExit("frame model: no %s in %s" % (PYSTONE_SRC, source))
             text = t.extractfile(m[0]).read()
-    with open(PYSTONE, "wb") as f:
+    # Atomic: another test file may be running it (make test runs files side by side).
+    with open(PYSTONE + ".tmp%d" % os.getpid(), "wb") as f:
         f.write(text)
+    os.replace(f.name, PYSTONE)
 
 
 HEAP = "256k"  # the firmware's 64 KB, the pilot's objects and room: a collection's sweep
