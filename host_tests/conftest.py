@@ -46,7 +46,8 @@ def _shared_files(request):
 
 
 # `make test-fast` leaves out the tests marked slow: those below (each took 4 s or more
-# in a full run on the 2-core machine, `pytest --durations=0`, 2026-12-04) and those
+# in a full run on the 2-core machine, `pytest --durations=0`, 2026-12-04; the page's in
+# Chromium, the flash images and the docs' figures added 2026-12-05) and those
 # marked @pytest.mark.slow in their file. `make test` runs them all.
 SLOW = {
     # (every test of a module-scoped fixture that is slow to make: the bench's run,
@@ -59,22 +60,34 @@ SLOW = {
     "test_cpu_shakeup.py": ("test_only_legal_decisions_in_seeded_games",),
     "test_cpu_shakeup_solver.py": ("test_hard_beats_normal_in_a_short_match",
                                    "test_stored_table_is_the_fixed_point_of_the_rules"),
+    "test_docfigures.py": ("test_the_figures_in_the_docs_are_current",
+                           "test_a_stale_figure_is_found_and_rewritten"),
     "test_emuboard.py": ("test_deploy_boot_play_redeploy",),
     "test_frame_time.py": ("test_steady_state_frames_within_33_ms", "test_ratio_is_plausible"),
     "test_frenzy_props.py": ("test_invariants_over_thousands_of_games",
                              "test_relay_equals_lockstep_many_games"),
     "test_hal_shake.py": ("test_item11_garbage_sensor_is_a_fault_and_never_rolls",),
-    "test_image.py": ("test_make_image_boots_in_a_stock_flash",),
-    "test_micropython.py": ("test_under_micropython", "test_mpy_cross_compiles_every_firmware_file"),
+    "test_image.py": ("test_make_image_boots_in_a_stock_flash", "test_make_flash_layout_boots",
+                      "test_release_merges_firmware_and_image_into_one_file",
+                      "test_an_image_for_the_wrong_flash_size_does_not_mount",
+                      "test_flash_command_is_esptool_v5_syntax",
+                      "test_image_size_and_contents_on_the_unix_port",
+                      "test_main_py_boots_from_the_image"),
     "test_link_e2e.py": ("test_linked_games_end_the_same_on_every_handheld_at_0_20_50_loss",),
+    "test_link_radio.py": ("test_the_air_loses_duplicates_and_reorders_as_asked",),
+    "test_micropython.py": ("test_under_micropython", "test_mpy_cross_compiles_every_firmware_file"),
     "test_mip.py": ("test_one_mip_command_per_board_boots",),
+    "test_never_lose3.py": ("test_part1_damaged_table_boots_play_as_normal_said_once",
+                            "test_part4_four_normals_win_fair_shares"),
     "test_powercut.py": ("test_writes_per_game",),
     "test_shakeup_props.py": ("test_illegal_decisions_raise_and_change_nothing",
                               "test_round_trip_at_random_points"),
     "test_sim.py": ("test_continue_after_quit_shows_the_same_game",
                     "test_menu_game_shake_and_quit_restore_the_terminal",
                     "test_the_build_is_redone_only_when_a_source_changed",
-                    "test_three_button_board_maps_back_to_a_long_ok"),
+                    "test_three_button_board_maps_back_to_a_long_ok",
+                    "test_default_runs_the_compiled_build_as_deployed",
+                    "test_sigterm_restores_the_terminal"),
     "test_tumble_draw.py": ("test_shakeup_tumble_frames_are_full_frames",),
     "test_ui_app.py": ("test_continue_resumes_the_same_screen",),
     "test_ui_frenzy.py": ("test_frenzy_four_players_lockstep", "test_frenzy_four_players_relay",
@@ -84,8 +97,16 @@ SLOW = {
                                "test_mash_frenzy_two_relay",
                                "test_restored_view_bytes_never_break_the_screen"),
     "test_ui_mash.py": ("test_mash_everything", "test_mash_shakeup_and_menus"),
+    "test_ui_presses.py": ("test_shakeup_turn_takes_at_most_7_presses_on_average",),
     "test_ui_shakeup.py": ("test_shakeup_four_players_to_the_winner",
                            "test_shakeup_two_players_to_the_winner"),
+    # (every test of the page's module fixture: one Chromium run of every plan)
+    "test_web.py": ("test_golden_frames_on_the_canvas",
+                    "test_a_whole_game_against_cpus_through_the_buttons",
+                    "test_a_phones_shake_rolls", "test_a_reload_mid_game_continues_exactly",
+                    "test_a_damaged_save_in_the_browser_is_said_and_set_aside",
+                    "test_starts_with_the_network_off", "test_no_console_errors",
+                    "test_the_site_carries_the_device_build_unmodified"),
 }
 
 
