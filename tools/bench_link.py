@@ -79,48 +79,80 @@ def air(loss, guests):
 def heap_run(mp, fence, firmware, until=3):
     """True when the host's App, fenced at `fence` bytes, reaches round `until`
     against a guest; and the pilot's last 'frame' line."""
+    ok, logs, _ = linked(firmware, (mp, ["--budget", str(fence)]), [(_mp64(), [])], until)
+    frames = [ln for ln in logs[0] if ln.startswith("frame ")]
+    return ok, frames[-1] if frames else ""
+
+
+def model_run(model, budget, total, firmware, wifi_first=False, until=3):
+    """A linked game on the heap model: the host (2 guests) and one guest on the model,
+    each with the first area's `budget` and an ESP-IDF heap of `total` bytes, the
+    Wi-Fi driver's share taken when the link starts (wifi_first: before the App);
+    a second guest on the 64-bit port. (ok, [host stats, guest stats]): ok when both
+    reached round `until` (two whole rounds played) with no MemoryError; stats the
+    last `model` line of each (added, freed, held, held_max, idf_free, idf_low)."""
+    extra = ["--budget", str(budget), "--model", str(total)]
+    if wifi_first:
+        extra += ["--wifi", "first"]
+    ok, logs, _ = linked(firmware, (model, extra), [(model, extra), (_mp64(), [])], until)
+    stats = []
+    for lines in logs[:2]:
+        m = [ln for ln in lines if ln.startswith("model ")]
+        stats.append(tuple(int(v) for v in m[-1].split()[1:]) if m else None)
+    return ok, stats
+
+
+def linked(firmware, host, guests, until=3, timeout=120):
+    """A host (interpreter, extra simrun arguments) and its guests, each played by
+    tools/sim/link_pilot.py, until the host and the first guest reached round `until`.
+    (ok, [host log lines, first guest's], stderr texts)."""
+    import shutil
     import tempfile
     base = _base() + 20
     tmp = tempfile.mkdtemp(prefix="linkheap")
-    log = os.path.join(tmp, "host.log")
-    env = dict(os.environ, POCKET_RADIO="id=0,base=%d" % base)
-    host = subprocess.Popen(
-        [mp, "-X", "heapsize=%d" % (fence + OVERHEAD), "tools/sim/simrun.py", "--root", ROOT,
-         "--board", "sim", "--fs", os.path.join(tmp, "h"), "--frame-ms", "10",
-         "--firmware", firmware, "--budget", str(fence), "--pilot", "host:1:0",
-         "--pilot-log", log], cwd=ROOT, env=env, stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    logs = [os.path.join(tmp, "host.log"), os.path.join(tmp, "guest1.log")]
+    procs = []
+
+    def start(i, mp, extra, pilot, log):
+        env = dict(os.environ, POCKET_RADIO="id=%d,base=%d" % (i, base))
+        heap = ["-X", "heapsize=%d" % (int(extra[1]) + OVERHEAD)] if extra else []
+        cmd = [mp] + heap + ["tools/sim/simrun.py", "--root", ROOT, "--board", "sim",
+                             "--fs", os.path.join(tmp, "fs%d" % i), "--frame-ms", "10",
+                             "--firmware", firmware, "--pilot", pilot] + extra
+        if log:
+            cmd += ["--pilot-log", log]
+        procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+
+    start(0, host[0], host[1], "host:%d:0" % len(guests), logs[0])
     time.sleep(0.3)
-    env["POCKET_RADIO"] = "id=1,base=%d" % base
-    guest = subprocess.Popen(
-        [_mp64(), "tools/sim/simrun.py", "--root", ROOT, "--board", "sim", "--fs",
-         os.path.join(tmp, "g"), "--frame-ms", "10", "--firmware", firmware, "--pilot",
-         "join"], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+    for i, (mp, extra) in enumerate(guests):
+        start(i + 1, mp, extra, "join", logs[1] if i == 0 else "")
+    got = [[], []]
     ok = False
-    frame = ""
     t0 = time.time()
     try:
-        while time.time() - t0 < 90 and host.poll() is None:
+        while time.time() - t0 < timeout and all(p.poll() is None for p in procs):
             time.sleep(0.5)
-            try:
-                lines = open(log).read().split("\n")
-            except OSError:
-                continue
-            frames = [ln for ln in lines if ln.startswith("frame ")]
-            if frames:
-                frame = frames[-1]
-            if "round %d" % until in lines:
+            for k in range(2):
+                try:
+                    got[k] = open(logs[k]).read().split("\n")
+                except OSError:
+                    pass
+            if all("round %d" % until in g for g in got):
                 ok = True
                 break
+            if time.time() - t0 > 60 and "round 1" not in got[0]:
+                break  # no game started (the radio did not start, say): no need to wait
     finally:
-        for p in (host, guest):
+        for p in procs:
             p.kill()
             p.wait()
-    err = host.stderr.read().decode(errors="replace")
-    if "MemoryError" in err:
+    errs = [p.stderr.read().decode(errors="replace") for p in procs]
+    shutil.rmtree(tmp, ignore_errors=True)
+    if any("MemoryError" in e for e in errs):
         ok = False
-    return ok, frame
+    return ok, got, errs
 
 
 def main(argv=None):
