@@ -100,11 +100,16 @@ class Lobby(Screen):
         self.items = ("ADD CPU", "START")
         self.lines = []
         self.seen = -1
+        self.code = host.code
         self.title = "HOST " + host.code
 
     def update(self, q):
         h = self.h
         h.poll(self.app.now)
+        if h.code is not self.code:  # the key pair is done (link.host makes it in steps)
+            self.code = h.code
+            self.title = "HOST " + h.code
+            self.dirty = True
         if h.version != self.seen:
             self.seen = h.version
             self.lines = []

@@ -42,9 +42,10 @@ def _wifi_init():
         return
     try:
         import heapmodel
-    except ImportError:  # not the heap model: no ESP-IDF heap to take from
-        heapmodel = None
-    if heapmodel is not None and heapmodel.take(WIFI_IDF) is False:
+        take = heapmodel.take
+    except (ImportError, AttributeError):  # not the heap model (CPython: tools/heapmodel/)
+        take = None
+    if take is not None and take(WIFI_IDF) is False:
         raise OSError(12, "ESP_ERR_NO_MEM")
     _wifi[0] = True
 
