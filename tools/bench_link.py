@@ -5,9 +5,9 @@ the command that gives it, and appends them to tools/bench/results.md's link sec
 - round trip: a guest's request until the host's view acknowledges it, two processes of
   the unix port on the stand-in radio (127.0.0.1 UDP), both polling every millisecond
   (tools/bench/link_rtt.py);
-- the key agreement (two 1536-bit modular powers) on the 32-bit port, and x the ESP32
-  ratio (docs/memory-and-speed.md, "Frame time on the device": 153) as an estimate for
-  the device;
+- the key agreement on the 32-bit port: a whole 1536-bit power, and the steps it is
+  done in (link.proto.Power, a frame's share each), and x the ESP32 ratio
+  (docs/memory-and-speed.md, "Frame time on the device": 153) as an estimate;
 - bytes and frames on air per round: whole games on host_tests/link_air.py's air at 0,
   20 and 50 % loss;
 - heap with the link active: the host's App (compiled build, 32-bit port) fenced with
@@ -56,14 +56,18 @@ def rtt(mp, n):
 
 
 def dh(mp):
+    """The key agreement on the 32-bit port: (us of one whole power, operations of a
+    power, its steps, a step's us: median and 90th percentile of 5 powers' steps)."""
     code = ("import sys,time\nsys.path.insert(0,'firmware')\nfrom link import proto\n"
-            "from core.seeded import Seeded\ns=Seeded(3)\nt=time.ticks_us()\n"
-            "a,pa=proto.keypair(s)\nb,pb=proto.keypair(s)\nt1=time.ticks_us()\n"
-            "k=proto.agree(a,pb,7)\nt2=time.ticks_us()\n"
-            "print(time.ticks_diff(t1,t)//2, time.ticks_diff(t2,t1))\n")
+            "from core.seeded import Seeded\ns=Seeded(3)\nx=proto.secret(s)\n"
+            "t=time.ticks_us()\nv=pow(2,x,proto._P)\nw=time.ticks_diff(time.ticks_us(),t)\n"
+            "us=[]\nfor k in range(5):\n p=proto.public(proto.secret(s))\n n=0\n"
+            " while True:\n  t=time.ticks_us()\n  d=p.step()\n"
+            "  us.append(time.ticks_diff(time.ticks_us(),t))\n  n+=1\n  if d:\n   break\n"
+            "us.sort()\nprint(w,p.ops,n,us[len(us)//2],us[len(us)*9//10])\n")
     out = subprocess.run([mp, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120).stdout.split()
-    return int(out[0]), int(out[1])
+    return tuple(int(v) for v in out[:5])
 
 
 def air(loss, guests):
@@ -174,11 +178,13 @@ def main(argv=None):
         "on 127.0.0.1, polling every ms)" % (med / 1000, p90 / 1000, mx / 1000),
         "tools/bench/link_rtt.py via tools/bench_link.py")
     if mp:
-        one, ag = dh(mp)
-        row("key agreement: %.1f ms per public value, %.1f ms per key on the 32-bit port; "
-            "ESP32 estimate x%d: %.2f s + %.2f s when joining"
-            % (one / 1000, ag / 1000, RATIO, one * RATIO / 1e6, ag * RATIO / 1e6),
-            "build/mp32/obj/micropython, link.proto.keypair/agree")
+        whole, ops, steps, med, p90 = dh(mp)
+        row("key agreement: a 1536-bit power at once %.1f ms; in steps (link.proto.Power, "
+            "<= %d operations a frame) %d operations in %d steps, a step %.2f ms median, "
+            "%.2f ms 90th on the 32-bit port; ESP32 estimate x%d: %.0f / %.0f ms a step, "
+            "%d frames a power" % (whole / 1000, 3, ops, steps, med / 1000, p90 / 1000,
+                                    RATIO, med * RATIO / 1000, p90 * RATIO / 1000, steps),
+            "build/mp32/obj/micropython, link.proto.public().step()")
     for loss, guests in ((0, 1), (20, 2), (50, 1)):
         r, f, b = air(loss, guests)
         row("bytes on air per round, %d handhelds, %d %% loss: %.0f B in %.1f frames "
