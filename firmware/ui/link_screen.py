@@ -185,6 +185,8 @@ class LiveScreen(Screen):
                     self.over = True
                     app.play(WIN)
                     app.store.clear_link()  # over: nothing to continue, here or there
+                    gid = self.h.gid if self.h is not None else self.g.gid
+                    app.store.count_link(gid, g.winner == self.seat())
             else:
                 self.t_line1 = "ROUND %d DONE" % (g.round - 1)
         else:
