@@ -60,10 +60,53 @@ def test_host_a_game_against_a_cpu_and_leave():
     assert live.h.live.g.round == 2 and r.app.store.load_link()[:1] == b"H"
     r.press(BACK)
     assert r.app.screen.NAME == "menu" and r.app.link_radio is None
-    # The menu offers the saved link game in LINK GAME.
+    # The menu offers the saved link game in LINK GAME, and as its own CONTINUE (no
+    # game of this device is saved), which takes the host back into the round.
+    menu = r.app.screen
+    assert menu.items[0] == "CONTINUE" and menu.link
+    assert menu.cont == ("LINK GAME, HOST", "THE OTHERS JOIN AGAIN")
     assert ui_rig.to_item(r, "LINK GAME")
     r.press(OK)
     assert r.app.screen.items[0] == "CONTINUE"
+    r.press(BACK)
+    assert ui_rig.to_item(r, "CONTINUE")
+    r.press(OK)
+    live = r.app.screen
+    assert live.NAME == "link_live" and live.h is not None and live.h.live.g.round == 2
+    assert r.app.link_radio is not None
+    r.press(BACK)
+    assert r.app.screen.NAME == "menu" and r.app.link_radio is None
+
+
+def test_a_guest_powered_on_again_continues_from_the_menu():
+    """A guest's seat saved here: the menu's CONTINUE says so and goes straight to
+    finding its host (LINK GAME's CONTINUE); a game of this device keeps CONTINUE for
+    itself (the link game stays in LINK GAME)."""
+    from core import games
+    r = _rig("link_guest_cont")
+    r.press(BACK)
+    mac = b"\x02\x00\x00\x00\x00\x07"
+    r.app.store.save_link(b"G" + bytes((1,)) + mac + bytes((0x12, 0x34, 2)))
+    r.app.menu()
+    r.step(2)
+    menu = r.app.screen
+    assert menu.items[0] == "CONTINUE" and menu.cont == ("LINK GAME, GUEST",
+                                                         "BACK TO YOUR SEAT")
+    menu.cur = 0
+    r.press(OK)
+    scan = r.app.screen
+    assert scan.NAME == "link_scan" and scan.g.rejoin == (mac, 0x1234)
+    r.press(BACK)
+    assert r.app.screen.NAME == "menu"
+    ui_rig.setup_game(r, "FARKLE FRENZY", 2)  # a game of this device, then BACK
+    r.wait(1500)
+    r.press(BACK)
+    r.app.menu()
+    r.step(2)
+    menu = r.app.screen
+    assert r.app.store.has_game() and r.app.saved()[0] == games.FRENZY
+    assert menu.items[0] == "CONTINUE" and not menu.link and menu.cont[0] != "LINK GAME, GUEST"
+    assert r.app.store.load_link()[:1] == b"G"  # still there, in LINK GAME
 
 
 def test_a_damaged_link_save_is_said_and_set_aside():
