@@ -164,3 +164,71 @@ def test_a_fill_elsewhere_stops_you_with_its_own_sound_and_says_who():
     assert PENALTY in heard
     assert r.app.notice == "GREEN FILLED:" and r.app.notice2.startswith("YOU STOP WITH")
     assert live.msg.startswith("BANKED")
+
+
+def test_the_live_rounds_tumble_frames_draw_the_dice_alone():
+    """A tumble's frames after its first (DIRTY_DICE) draw only the tumbling dice over
+    the last frame: every such frame, and every tumbling one, is the frame a full
+    draw() makes (host_tests/test_tumble_draw.py's watch), through rounds against the
+    host's CPU played by random presses and shakes."""
+    from test_tumble_draw import _mash
+    espnow.configure(id=0, base=24000 + os.getpid() % 20000)
+    r = ui_rig.Rig("link_tumble", seed=3, sim=False)  # (its events in r.dev.pending)
+    r.wait(1500)
+    assert ui_rig.to_item(r, "LINK GAME")
+    r.press(OK)
+    r.press(OK)  # HOST
+    r.press(NEXT)
+    r.press(OK)  # ADD CPU
+    r.press(NEXT)
+    r.press(OK)  # START
+    live = r.app.screen
+    assert live.NAME == "link_live"
+
+    def steer(r, b):
+        """TAKE the first die that scores alone (random presses seldom find it)."""
+        lv = live.h.live
+        if r.app.screen is not live or lv.ph[0] != 2 or r.app.tumbling:  # L_TAKE
+            return False
+        n = lv.nrolled[0]
+        for i in range(n):
+            if lv.points(0, 1 << i) and not live.sel:
+                while live.cur != i:
+                    r.press(NEXT)
+                r.press(OK)
+                break
+        while live.cur != n + (1 if lv.usable(0) else 0):
+            r.press(NEXT)
+        r.press(OK)
+        return True
+
+    # In the frames drawn in part, no text is drawn (the dice alone).
+    from ui import gfx
+    from ui.screens import DIRTY_DICE
+    texts = [0, 0]
+    real_text = gfx.text
+    cls = type(live)
+    real_draw = cls.draw
+
+    def counting(*a, **k):
+        texts[0] += 1
+        return real_text(*a, **k)
+
+    def draw(self, fb):
+        if self.dirty is not True and self.dirty == DIRTY_DICE:
+            texts[1] += 1
+            gfx.text = counting
+            try:
+                return real_draw(self, fb)
+            finally:
+                gfx.text = real_text
+        return real_draw(self, fb)
+
+    cls.draw = draw
+    try:
+        seen = _mash(r, 5, 800, steer)
+    finally:
+        cls.draw = real_draw
+    assert seen[0] > 20 and texts[1] == seen[0], (seen, texts)  # each compared
+    assert texts[0] == 0, texts
+    assert live.h.live.g.round > 1
