@@ -129,5 +129,7 @@ def test_heap_model_gates(quick):
 
 def test_exit_status_follows_the_goals(quick):
     p, goals = quick
-    missed = [n for n in goals if goals[n][0] != "PASS"]
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import bench
+    missed = [n for n in goals if goals[n][0] != "PASS" and n not in bench.KNOWN_MISS]
     assert (p.returncode != 0) == bool(missed), f"exit status {p.returncode} with misses {missed}"
