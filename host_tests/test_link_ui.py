@@ -19,6 +19,22 @@ def _rig(name):
     return r
 
 
+def _take(r, live):
+    """The host's player in L_TAKE: picks the first die that scores alone (unless some
+    are picked), then TAKE."""
+    lv = live.h.live
+    n = lv.nrolled[0]
+    for i in range(n):
+        if lv.points(0, 1 << i) and not live.sel:
+            while live.cur != i:
+                r.press(NEXT)
+            r.press(OK)
+            break
+    while live.cur != n + (1 if lv.usable(0) else 0):
+        r.press(NEXT)
+    r.press(OK)
+
+
 def test_host_a_game_against_a_cpu_and_leave():
     r = _rig("link_host")
     assert r.app.screen.items == ["HOST", "JOIN"]
@@ -41,17 +57,8 @@ def test_host_a_game_against_a_cpu_and_leave():
         if live.rolling:
             r.press(OK)
             r.wait(600)
-        elif lv.ph[0] == 2:  # L_TAKE: the first die that scores alone, then TAKE
-            n = lv.nrolled[0]
-            for i in range(n):
-                if lv.points(0, 1 << i):
-                    while live.cur != i:
-                        r.press(NEXT)
-                    r.press(OK)
-                    break
-            while live.cur != n + (1 if lv.usable(0) else 0):
-                r.press(NEXT)
-            r.press(OK)
+        elif lv.ph[0] == 2:  # L_TAKE
+            _take(r, live)
         elif lv.ph[0] == 3:  # L_DECIDE: STOP
             r.press(NEXT)
             r.press(OK)
@@ -187,19 +194,9 @@ def test_the_live_rounds_tumble_frames_draw_the_dice_alone():
 
     def steer(r, b):
         """TAKE the first die that scores alone (random presses seldom find it)."""
-        lv = live.h.live
-        if r.app.screen is not live or lv.ph[0] != 2 or r.app.tumbling:  # L_TAKE
+        if r.app.screen is not live or live.h.live.ph[0] != 2 or r.app.tumbling:  # L_TAKE
             return False
-        n = lv.nrolled[0]
-        for i in range(n):
-            if lv.points(0, 1 << i) and not live.sel:
-                while live.cur != i:
-                    r.press(NEXT)
-                r.press(OK)
-                break
-        while live.cur != n + (1 if lv.usable(0) else 0):
-            r.press(NEXT)
-        r.press(OK)
+        _take(r, live)
         return True
 
     # In the frames drawn in part, no text is drawn (the dice alone).
