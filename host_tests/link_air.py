@@ -96,7 +96,7 @@ class Table:
             if g is not None:
                 g.poll(now)
 
-    def seat_all(self, limit=20000):
+    def seat_all(self, limit=60000):
         while self.air.now < limit:
             self.tick()
             for g in self.guests:

@@ -118,3 +118,38 @@ def test_the_hold_costs_nothing_where_the_heap_cannot_grow(model):
         none, kept = p.stdout.split()[2:4]
         assert none == "1"
         assert int(kept) <= 64, kept  # the module's own names, no pieces
+
+
+WIFI = (
+    "import sys, gc, heapmodel\n"
+    "sys.path.insert(0, 'firmware')\n"
+    "sys.path.insert(0, 'tools/sim')\n"
+    "from system.heap import hold_growth\n"
+    "import network\n"
+    "pin = hold_growth()\n"
+    "print('R boot', *heapmodel.stats())\n"
+    "try:\n"
+    "    network.WLAN(network.STA_IF)\n"
+    "    print('R wifi up', *heapmodel.stats())\n"
+    "except OSError as e:\n"
+    "    print('R wifi', e.args[1], *heapmodel.stats())\n")
+
+
+def test_wifi_takes_its_share_after_the_growth(model, tmp_path):
+    """The device's order: the App holds the heap's growth at boot, a LINK GAME starts
+    Wi-Fi later (esp_wifi_init at the first network.WLAN): Wi-Fi gets what the growth
+    left. One growth + Wi-Fi's share is enough; a byte less and the radio does not
+    start (ESP_ERR_NO_MEM, an OSError the lobby turns into THE RADIO DID NOT START),
+    even though the game itself would need far less than the growth took."""
+    sys.path.insert(0, os.path.join(ROOT, "tools", "sim"))
+    import network
+    script = tmp_path / "wifi.py"
+    script.write_text(WIFI)
+    w = network.WIFI_IDF
+    assert w == 10 * 1600 + 5 * 500 + 4 * 1600  # ESP-IDF v5.5.1's buffers (network.py)
+    up = run(model, [str(script)], total=ONE_GROWTH + w)
+    assert up["boot"][:4] == ["1", "0", "1", "1"] and up["boot"][4] == str(w)
+    assert up["wifi"][0] == "up" and up["wifi"][5] == "0"  # nothing left
+    short = run(model, [str(script)], total=ONE_GROWTH + w - 1)
+    assert short["boot"][4] == str(w - 1)  # the growth took its whole 57,360 first
+    assert short["wifi"][0] == "ESP_ERR_NO_MEM" and short["wifi"][5] == str(w - 1)

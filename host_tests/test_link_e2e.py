@@ -1,7 +1,8 @@
 """Linked games end to end: 2-4 real firmware processes (the MicroPython unix port,
 the compiled build as deployed, tools/sim's ESP-NOW stand-in on 127.0.0.1), each App
 played at its buttons by tools/sim/link_pilot.py, through LINK GAME in the menu. Every
-handheld ends with the same totals and winner at 0, 20 and 50 % loss; a guest killed
+handheld ends with the same totals and winner at 0, 20 and 50 % loss and counts the
+game in its stats (a win where its seat won); a guest killed
 mid-round and started again takes its seat back; a host killed and started again
 (CONTINUE) brings everyone back."""
 import os
@@ -117,7 +118,30 @@ def _agree(hs):
     assert all(r == res[0] for r in res), res
     assert max(totals) >= 10000 and totals[winner] == max(totals)
     assert totals.count(max(totals)) == 1
+    _counted(hs, winner)
     return totals, winner
+
+
+def _counted(hs, winner):
+    """Each handheld counted the linked game once in its stats (stats.dat on its
+    flash), and a win where its seat won (the pilot logs its seat)."""
+    from system import store
+    from core import games as gm
+    for h in hs:
+        seat = [int(ln[5:]) for ln in h.lines() if ln.startswith("seat ")][-1]
+        p = None
+        for _ in range(100):  # written in the frame that saw the end: a moment
+            try:
+                with open(os.path.join(h.fs, store.STATS), "rb") as f:
+                    p = store.unpack(0x54, f.read())
+            except OSError:
+                pass
+            if p is not None:
+                break
+            time.sleep(0.05)
+        assert p is not None, h.fs
+        assert (store.stat(p, gm.ST_LINK_GAMES), store.stat(p, gm.ST_LINK_WINS)) == \
+            (1, int(seat == winner)), (h.fs, seat, winner)
 
 
 def test_linked_games_end_the_same_on_every_handheld_at_0_20_50_loss(tmp_path):

@@ -25,6 +25,33 @@ def test_both_sides_agree_on_one_key_that_others_do_not_get():
     assert proto.agree(a, pa, 0x1235) != proto.agree(a, pa, 0x1234)  # the game id counts
 
 
+def test_a_power_in_steps_is_the_power_a_few_operations_a_step():
+    """proto.Power: the same value as pow(), one square per bit of the secret and one
+    multiplication per 1 bit (the operations counted), never more than STEP_OPS of them
+    in one step (a frame's share of a key agreement)."""
+    src = Seeded(4)
+    for _ in range(3):
+        x = proto.secret(src)
+        y = int.from_bytes(proto.keypair(src)[1], "big")
+        pw = proto.shared(x, proto.pub_bytes(y))
+        steps = 0
+        done = False
+        while not done:
+            before = pw.ops
+            done = pw.step()
+            assert 1 <= pw.ops - before <= proto.STEP_OPS
+            steps += 1
+        assert pw.value == pow(y, x, proto._P)
+        ones = 0
+        e = x
+        while e:
+            ones += e & 1
+            e >>= 1
+        assert pw.ops == 192 + ones
+        assert steps * proto.STEP_OPS >= pw.ops
+        assert proto.key_of(pw.value, 7) == proto.agree(x, proto.pub_bytes(y), 7)
+
+
 def test_public_values_outside_the_group_are_refused():
     for bad in (b"\0" * 192, b"\0" * 191 + b"\1", b"\xff" * 192, b"\2" * 10):
         try:

@@ -26,6 +26,51 @@ def test_whole_games_end_the_same_on_every_handheld(loss, guests, cpus):
                                                        t.air.frames, t.air.bytes))
 
 
+def test_joining_does_a_frames_share_of_the_key_agreement_a_frame(monkeypatch):
+    """The key agreement runs beside the frames: in every poll (a frame) a host or a
+    guest does at most proto.STEP_OPS big-number operations, and never a whole power
+    (keypair and agree, which do one at once, are not called); three guests still join
+    and play. The figure: the operations of each frame, counted (not timed)."""
+    count = [0]
+    real = proto.Power.step
+
+    def step(self, n=proto.STEP_OPS):
+        before = self.ops
+        r = real(self, n)
+        count[0] += self.ops - before
+        return r
+
+    def whole(*a):
+        raise AssertionError("a whole power inside a frame")
+
+    monkeypatch.setattr(proto.Power, "step", step)
+    monkeypatch.setattr(proto, "keypair", whole)
+    monkeypatch.setattr(proto, "agree", whole)
+    t = Table(3, seed=5)
+    per = []
+
+    def wrap(dev):
+        poll = dev.poll
+
+        def counted(now):
+            before = count[0]
+            poll(now)
+            per.append(count[0] - before)
+        dev.poll = counted
+
+    for d in [t.host] + t.guests:
+        wrap(d)
+    t.seat_all()
+    assert t.host.players() == 4
+    assert max(per) == proto.STEP_OPS
+    # Powers: the host's public value and 3 keys, each guest's public value and key.
+    assert sum(per) >= 10 * 192
+    t.play()
+    t.check_same()
+    print("joined at %d ms; %d operations, at most %d a frame" % (t.air.now, sum(per),
+                                                                   max(per)))
+
+
 def test_a_restarted_guest_takes_its_seat_again():
     t = Table(2, seed=7, loss=20)
     t.seat_all()
@@ -33,7 +78,7 @@ def test_a_restarted_guest_takes_its_seat_again():
 
     def restart(t):
         lv = t.host.live
-        if not state["done"] and lv.g.round == 3 and lv.st[2] == ROLLING and lv.ph[2] != L_ROLL:
+        if not state["done"] and lv.g.round >= 3 and lv.st[2] == ROLLING and lv.ph[2] != L_ROLL:
             state["done"] = True
             old = t.guests[1]
             saved = old.to_bytes()

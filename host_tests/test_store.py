@@ -509,3 +509,30 @@ def test_cut_at_every_step_of_a_save_without_atomic_rename():
     steps = sorted(out)
     assert out[steps[-1]] and out[steps[-2]] and out[steps[-3]], out
     assert not out[steps[0]]
+
+
+def test_linked_games_count_once_each_and_old_stats_still_load():
+    """A linked game over counts once on each handheld (its game id guards a second
+    count: a screen made again for the same game), a win when its seat won; a stats
+    file from before the linked games (116 bytes) loads with them at 0; impossible
+    link counters are damage."""
+    from core import games as gm
+    from system.store_check import stats_ok
+    root = _fresh()
+    s = Store(root)
+    assert s.count_link(0x1234, True)
+    assert not s.count_link(0x1234, True)  # the same game: not again
+    assert s.count_link(0x0042, False)
+    st = Store(root).load_stats()
+    assert (store.stat(st, gm.ST_LINK_GAMES), store.stat(st, gm.ST_LINK_WINS),
+            store.stat(st, gm.ST_LINK_LAST)) == (2, 1, 0x43)
+    old = bytearray(116)
+    store.record_game(old, gm.FRENZY, 2, best_round=500, total=10050)
+    _write(root, store.STATS, store.pack(0x54, old))
+    st = Store(root).load_stats()
+    assert len(st) == store.STATS_LEN and st[:116] == old and not any(st[116:])
+    for i, v in ((gm.ST_LINK_WINS, 1), (gm.ST_LINK_LAST, 5), (gm.ST_LINK_LAST, 0x10001)):
+        bad = bytearray(store.STATS_LEN)
+        store.stat_set(bad, gm.ST_LINK_GAMES, 0 if v != 0x10001 else 1)
+        store.stat_set(bad, i, v)
+        assert not stats_ok(bad), (i, v)

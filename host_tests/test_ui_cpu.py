@@ -619,6 +619,11 @@ def test_stats_and_how_to_play_tell_of_the_cpus():
     r.press(OK)
     assert s.page == 1
     compare("stats_cpu", r.frame())
+    r.press(OK)  # LINK: the linked games' page, then PLAYERS again
+    assert s.page == 2 and s.link_lines == ("FRENZY: 0 GAMES", "THIS HANDHELD WON 0")
+    compare("stats_link", r.frame())
+    r.press(OK)
+    assert s.page == 0
     r.press(PREV)  # MENU
     r.press(OK)
     assert r.screen == "menu"

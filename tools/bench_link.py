@@ -5,15 +5,16 @@ the command that gives it, and appends them to tools/bench/results.md's link sec
 - round trip: a guest's request until the host's view acknowledges it, two processes of
   the unix port on the stand-in radio (127.0.0.1 UDP), both polling every millisecond
   (tools/bench/link_rtt.py);
-- the key agreement (two 1536-bit modular powers) on the 32-bit port, and x the ESP32
-  ratio (docs/memory-and-speed.md, "Frame time on the device": 153) as an estimate for
-  the device;
+- the key agreement on the 32-bit port: a whole 1536-bit power, and the steps it is
+  done in (link.proto.Power, a frame's share each), and x the ESP32 ratio
+  (docs/memory-and-speed.md, "Frame time on the device": 153) as an estimate;
 - bytes and frames on air per round: whole games on host_tests/link_air.py's air at 0,
   20 and 50 % loss;
 - heap with the link active: the host's App (compiled build, 32-bit port) fenced with
-  simrun --budget, played by link_pilot against a guest to round 3: the smallest fence
-  it plays in (bisected, 4 KB steps) and the least free heap seen at 80 KB; its frames'
-  App.step() time (median, 90th percentile; x 153 for the ESP32 estimate, no bus time).
+  simrun --budget (one piece), played by link_pilot against a guest to round 3: the
+  smallest fence it plays in (bisected, 1 KB steps) and whether it plays at 80 KB; its
+  frames' App.step() time (median, 90th percentile; x 153 for the ESP32 estimate, no
+  bus time). The heap model's linked game is tools/bench.py's (model_run here).
 """
 import argparse
 import os
@@ -56,14 +57,18 @@ def rtt(mp, n):
 
 
 def dh(mp):
+    """The key agreement on the 32-bit port: (us of one whole power, operations of a
+    power, its steps, a step's us: median and 90th percentile of 5 powers' steps)."""
     code = ("import sys,time\nsys.path.insert(0,'firmware')\nfrom link import proto\n"
-            "from core.seeded import Seeded\ns=Seeded(3)\nt=time.ticks_us()\n"
-            "a,pa=proto.keypair(s)\nb,pb=proto.keypair(s)\nt1=time.ticks_us()\n"
-            "k=proto.agree(a,pb,7)\nt2=time.ticks_us()\n"
-            "print(time.ticks_diff(t1,t)//2, time.ticks_diff(t2,t1))\n")
+            "from core.seeded import Seeded\ns=Seeded(3)\nx=proto.secret(s)\n"
+            "t=time.ticks_us()\nv=pow(2,x,proto._P)\nw=time.ticks_diff(time.ticks_us(),t)\n"
+            "us=[]\nfor k in range(5):\n p=proto.public(proto.secret(s))\n n=0\n"
+            " while True:\n  t=time.ticks_us()\n  d=p.step()\n"
+            "  us.append(time.ticks_diff(time.ticks_us(),t))\n  n+=1\n  if d:\n   break\n"
+            "us.sort()\nprint(w,p.ops,n,us[len(us)//2],us[len(us)*9//10])\n")
     out = subprocess.run([mp, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120).stdout.split()
-    return int(out[0]), int(out[1])
+    return tuple(int(v) for v in out[:5])
 
 
 def air(loss, guests):
@@ -79,48 +84,80 @@ def air(loss, guests):
 def heap_run(mp, fence, firmware, until=3):
     """True when the host's App, fenced at `fence` bytes, reaches round `until`
     against a guest; and the pilot's last 'frame' line."""
+    ok, logs, _ = linked(firmware, (mp, ["--budget", str(fence)]), [(_mp64(), [])], until)
+    frames = [ln for ln in logs[0] if ln.startswith("frame ")]
+    return ok, frames[-1] if frames else ""
+
+
+def model_run(model, budget, total, firmware, wifi_first=False, until=3):
+    """A linked game on the heap model: the host (2 guests) and one guest on the model,
+    each with the first area's `budget` and an ESP-IDF heap of `total` bytes, the
+    Wi-Fi driver's share taken when the link starts (wifi_first: before the App);
+    a second guest on the 64-bit port. (ok, [host stats, guest stats]): ok when both
+    reached round `until` (two whole rounds played) with no MemoryError; stats the
+    last `model` line of each (added, freed, held, held_max, idf_free, idf_low)."""
+    extra = ["--budget", str(budget), "--model", str(total)]
+    if wifi_first:
+        extra += ["--wifi", "first"]
+    ok, logs, _ = linked(firmware, (model, extra), [(model, extra), (_mp64(), [])], until)
+    stats = []
+    for lines in logs[:2]:
+        m = [ln for ln in lines if ln.startswith("model ")]
+        stats.append(tuple(int(v) for v in m[-1].split()[1:]) if m else None)
+    return ok, stats
+
+
+def linked(firmware, host, guests, until=3, timeout=120):
+    """A host (interpreter, extra simrun arguments) and its guests, each played by
+    tools/sim/link_pilot.py, until the host and the first guest reached round `until`.
+    (ok, [host log lines, first guest's], stderr texts)."""
+    import shutil
     import tempfile
     base = _base() + 20
     tmp = tempfile.mkdtemp(prefix="linkheap")
-    log = os.path.join(tmp, "host.log")
-    env = dict(os.environ, POCKET_RADIO="id=0,base=%d" % base)
-    host = subprocess.Popen(
-        [mp, "-X", "heapsize=%d" % (fence + OVERHEAD), "tools/sim/simrun.py", "--root", ROOT,
-         "--board", "sim", "--fs", os.path.join(tmp, "h"), "--frame-ms", "10",
-         "--firmware", firmware, "--budget", str(fence), "--pilot", "host:1:0",
-         "--pilot-log", log], cwd=ROOT, env=env, stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    logs = [os.path.join(tmp, "host.log"), os.path.join(tmp, "guest1.log")]
+    procs = []
+
+    def start(i, mp, extra, pilot, log):
+        env = dict(os.environ, POCKET_RADIO="id=%d,base=%d" % (i, base))
+        heap = ["-X", "heapsize=%d" % (int(extra[1]) + OVERHEAD)] if extra else []
+        cmd = [mp] + heap + ["tools/sim/simrun.py", "--root", ROOT, "--board", "sim",
+                             "--fs", os.path.join(tmp, "fs%d" % i), "--frame-ms", "10",
+                             "--firmware", firmware, "--pilot", pilot] + extra
+        if log:
+            cmd += ["--pilot-log", log]
+        procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+
+    start(0, host[0], host[1], "host:%d:0" % len(guests), logs[0])
     time.sleep(0.3)
-    env["POCKET_RADIO"] = "id=1,base=%d" % base
-    guest = subprocess.Popen(
-        [_mp64(), "tools/sim/simrun.py", "--root", ROOT, "--board", "sim", "--fs",
-         os.path.join(tmp, "g"), "--frame-ms", "10", "--firmware", firmware, "--pilot",
-         "join"], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+    for i, (mp, extra) in enumerate(guests):
+        start(i + 1, mp, extra, "join", logs[1] if i == 0 else "")
+    got = [[], []]
     ok = False
-    frame = ""
     t0 = time.time()
     try:
-        while time.time() - t0 < 90 and host.poll() is None:
+        while time.time() - t0 < timeout and all(p.poll() is None for p in procs):
             time.sleep(0.5)
-            try:
-                lines = open(log).read().split("\n")
-            except OSError:
-                continue
-            frames = [ln for ln in lines if ln.startswith("frame ")]
-            if frames:
-                frame = frames[-1]
-            if "round %d" % until in lines:
+            for k in range(2):
+                try:
+                    got[k] = open(logs[k]).read().split("\n")
+                except OSError:
+                    pass
+            if all("round %d" % until in g for g in got):
                 ok = True
                 break
+            if time.time() - t0 > 60 and "round 1" not in got[0]:
+                break  # no game started (the radio did not start, say): no need to wait
     finally:
-        for p in (host, guest):
+        for p in procs:
             p.kill()
             p.wait()
-    err = host.stderr.read().decode(errors="replace")
-    if "MemoryError" in err:
+    errs = [p.stderr.read().decode(errors="replace") for p in procs]
+    shutil.rmtree(tmp, ignore_errors=True)
+    if any("MemoryError" in e for e in errs):
         ok = False
-    return ok, frame
+    return ok, got, errs
 
 
 def main(argv=None):
@@ -142,11 +179,13 @@ def main(argv=None):
         "on 127.0.0.1, polling every ms)" % (med / 1000, p90 / 1000, mx / 1000),
         "tools/bench/link_rtt.py via tools/bench_link.py")
     if mp:
-        one, ag = dh(mp)
-        row("key agreement: %.1f ms per public value, %.1f ms per key on the 32-bit port; "
-            "ESP32 estimate x%d: %.2f s + %.2f s when joining"
-            % (one / 1000, ag / 1000, RATIO, one * RATIO / 1e6, ag * RATIO / 1e6),
-            "build/mp32/obj/micropython, link.proto.keypair/agree")
+        whole, ops, steps, med, p90 = dh(mp)
+        row("key agreement: a 1536-bit power at once %.1f ms; in steps (link.proto.Power, "
+            "<= %d operations a frame) %d operations in %d steps, a step %.2f ms median, "
+            "%.2f ms 90th on the 32-bit port; ESP32 estimate x%d: %.0f / %.0f ms a step, "
+            "%d frames a power" % (whole / 1000, 3, ops, steps, med / 1000, p90 / 1000,
+                                    RATIO, med * RATIO / 1000, p90 * RATIO / 1000, steps),
+            "build/mp32/obj/micropython, link.proto.public().step()")
     for loss, guests in ((0, 1), (20, 2), (50, 1)):
         r, f, b = air(loss, guests)
         row("bytes on air per round, %d handhelds, %d %% loss: %.0f B in %.1f frames "
@@ -156,17 +195,20 @@ def main(argv=None):
         ok, frame = heap_run(mp, 80 * 1024, fw)
         row("host App with the link active, fenced at 80 KB (32-bit): %s; %s" % (
             "plays" if ok else "FAILS", frame_text(frame)), "simrun --budget 81920 --pilot host:1")
-        lo, hi = 24, 80
         if not args.quick:
-            while hi - lo > 4:
-                mid = (lo + hi) // 2 // 4 * 4
-                ok2, _ = heap_run(mp, mid * 1024, fw)
-                if ok2:
-                    hi = mid
-                else:
-                    lo = mid
-            row("smallest fence the linked host plays in (to round 3): %d KB (4 KB steps)" % hi,
-                "simrun --budget, bisected")
+            # From a fence it plays in (96 KB, said if not) down, 1 KB steps.
+            lo, hi = 48, 96
+            if heap_run(mp, hi * 1024, fw)[0]:
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    if heap_run(mp, mid * 1024, fw)[0]:
+                        hi = mid
+                    else:
+                        lo = mid
+                row("smallest fence the linked host plays in (to round 3, the budget in one "
+                    "piece): %d KB (1 KB steps)" % hi, "simrun --budget, bisected")
+            else:
+                row("the linked host does not play fenced at 96 KB", "simrun --budget 98304")
     out = os.path.join(ROOT, "tools", "bench", "results.md")
     try:
         text = open(out).read()

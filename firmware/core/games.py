@@ -30,6 +30,9 @@ ST_FF_BEST = const(10)    # best Frenzy round score
 ST_FF_HIGH = const(11)    # best Frenzy final total
 # (16-27: store.ST_CPU's counters of the games against CPUs)
 ST_FF_SOLO = const(28)    # the fewest rounds a solo Frenzy game took to 10,000 (0: none)
+ST_LINK_GAMES = const(29)  # linked games finished on this handheld (docs/link.md)
+ST_LINK_WINS = const(30)   # of them, won by this handheld's seat
+ST_LINK_LAST = const(31)   # the last one counted: its game id + 1 (0: none), so once
 NONE = const(255)
 
 # Row fields.

@@ -61,9 +61,11 @@ class Guest:
         self.bye = False
         self.now = 0
         self.rejoin = None  # (mac, gid) of a saved seat to take again
-        # Our key pair, made while the list of hosts fills (the slow half of joining);
-        # one per Guest: a restart makes a new one, and with it a new key.
-        self._pair = proto.keypair(source)
+        # Our key pair, made in steps while the list of hosts fills (a frame's share
+        # at a time: poll); one per Guest: a restart makes a new one, and a new key.
+        self._x = proto.secret(source)
+        self._mine = proto.public(self._x)
+        self._agreeing = None  # the Power of the key with the host being joined
         if saved is not None:
             if len(saved) != 10 or saved[0] != _SAVE_V:
                 raise ValueError("not a link guest's save")
@@ -76,15 +78,14 @@ class Guest:
         return bytes((_SAVE_V,)) + self.mac + bytes((self.gid >> 8, self.gid & 0xFF, self.seat))
 
     def join(self, i):
-        """Join host i of `hosts` (the key agreement is the slow part: ~1 s on an ESP32)."""
+        """Join host i of `hosts` (its key is agreed over the next frames: _keys)."""
         h = self.hosts[i]
         self._join(h[0], h[1], h[5])
 
     def _join(self, mac, gid, pub):
-        if self._pair is None:
-            self._pair = proto.keypair(self.src)
-        secret, self.mine = self._pair
-        self.key = proto.Key(proto.agree(secret, pub, gid))
+        # The key is agreed in steps (_keys); JOIN goes out once it is done.
+        self._agreeing = proto.shared(self._x, pub)
+        self.key = None
         self.mac = mac
         self.gid = gid
         self.pub = pub
@@ -127,14 +128,15 @@ class Guest:
             if mac is None:
                 break
             self._frame(mac, f, now)
+        self._keys(now)
         st = self.state
-        if st == G_JOINING and now - self.sent >= _JOIN_MS:
+        if st == G_JOINING and self.key is not None and now - self.sent >= _JOIN_MS:
             self.sent = now
             r.send(self.mac, proto.seal(self.key, T_JOIN, self.gid, NOBODY, self.mine))
         elif st == G_IN:
             if now - self.sent >= (_RESEND if self.want is not None else _HB):
                 self._send(now)
-        if st != G_SCAN:
+        if st != G_SCAN and self._agreeing is None:
             self.host_lost = now - self.heard > _LOST
         i = 0
         while i < len(self.hosts):
@@ -142,6 +144,22 @@ class Guest:
                 self.hosts.pop(i)
             else:
                 i += 1
+
+    def _keys(self, now):
+        """A frame's share of the key agreement (proto.STEP_OPS big-number operations):
+        our public value first, then the key with the host being joined."""
+        pw = self._mine
+        if pw is not None:
+            if pw.step():
+                self.mine = proto.pub_bytes(pw.value)
+                self._mine = None
+            return
+        a = self._agreeing
+        if a is not None and a.step():
+            self._agreeing = None
+            self.key = proto.Key(proto.key_of(a.value, self.gid))
+            self.sent = now - _JOIN_MS  # JOIN at once
+            self.heard = now
 
     def _frame(self, mac, f, now):
         h = proto.peek(f)

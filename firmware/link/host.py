@@ -66,8 +66,13 @@ class Host:
         self.src = source
         self.dice = Dice(source)
         self.ones = ones
-        self.secret, self.pub = proto.keypair(source)
-        self.code = proto.code(self.pub)
+        # The key pair is made in steps, a frame's share at a time (poll): no beacon
+        # goes out before the public value is done (~120 frames).
+        self.secret = proto.secret(source)
+        self._mine = proto.public(self.secret)
+        self.pub = None
+        self.code = "...."
+        self._agreeing = None  # [radio, JOIN frame, its public value, Power]: one at a time
         self.macs = [None] * 4
         self.kind = bytearray(4)
         self.keys = [None] * 4
@@ -202,7 +207,8 @@ class Host:
         self.now = now
         self.notes = []
         r = self.radio
-        if now - self.beacon_at >= _BEACON_MS:
+        self._keys(now)
+        if self.pub is not None and now - self.beacon_at >= _BEACON_MS:
             self.beacon_at = now
             p = bytearray(3)
             p[0] = self.state
@@ -272,6 +278,24 @@ class Host:
         elif typ == T_BYE:
             self.heard[s] = now - _LOST - 1
 
+    def _keys(self, now):
+        """A frame's share of the key agreement (proto.STEP_OPS big-number operations):
+        our public value first, then a joining guest's key."""
+        pw = self._mine
+        if pw is not None:
+            if pw.step():
+                self.pub = proto.pub_bytes(pw.value)
+                self.code = proto.code(self.pub)
+                self._mine = None
+            return
+        a = self._agreeing
+        if a is not None and a[3].step():
+            self._agreeing = None
+            if len(self._pubs) > 8:
+                self._pubs = {}
+            self._pubs[a[2]] = proto.key_of(a[3].value, self.gid)
+            self._join(a[0], a[1], now)
+
     def _ack(self, s, v):
         if v > self.acked[s] and v <= self.version:
             self.acked[s] = v
@@ -292,13 +316,18 @@ class Host:
                 return
         k = self._pubs.get(pub)
         if k is None:
-            try:
-                k = proto.agree(self.secret, pub, self.gid)
-            except ValueError:
-                return
-            if len(self._pubs) > 8:
-                self._pubs = {}
-            self._pubs[pub] = k
+            # Agreed in steps (_keys), then this frame is taken again; one joining
+            # radio at a time (the others resend their JOIN meanwhile).
+            a = self._agreeing
+            if a is None:
+                try:
+                    self._agreeing = [bytes(mac), bytes(f), pub,
+                                      proto.shared(self.secret, pub)]
+                except ValueError:
+                    pass
+            elif a[2] == pub:
+                a[1] = bytes(f)  # (the radio reuses its buffer)
+            return
         key = self.keys[s] if self.macs[s] == mac and self.keys[s] is not None \
             and self.keys[s].pub == pub else proto.Key(k)
         if proto.open_(key, f) is None:

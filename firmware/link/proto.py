@@ -61,25 +61,97 @@ _P = int("FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBE
          "FFFFFFFFFFFFFF", 16)
 
 
-def keypair(source):
-    """(secret, public bytes): a 192-bit secret from source(24) (the hardware RNG): at
-    least twice the group's strength (some 90 bits), and each power costs a quarter
-    less than with 256 bits (tools/bench_link.py: the key agreement's time)."""
-    x = int.from_bytes(source(24), "big") | 1 << 191
-    return x, pow(2, x, _P).to_bytes(PUB_LEN, "big")
+# Big-number operations (a 1536-bit multiplication and its reduction mod _P) that a
+# Power does in one step(): one frame's share of a key agreement. A power takes 192
+# squarings and ~96 multiplications, so ~100 frames; on an ESP32 an operation is
+# ~4-15 ms (docs/link.md, "Keys without a stopped frame"), a step 10-45 ms.
+STEP_OPS = const(3)
+_BITS = const(192)  # a secret's bits (secret())
 
 
-def agree(secret, other_pub, gid):
-    """The pair's 16-byte key from our secret and the other side's public value;
-    ValueError for a public value outside the group's safe range."""
+class Power:
+    """base ** exp mod _P, computed STEP_OPS operations at a time (left to right,
+    square and multiply), so that a key agreement runs beside the frames instead of
+    stopping one for a second or more. `ops` counts the operations done (the gate's
+    figure: host_tests/test_link_proto.py); `value` is the result once step() said
+    True."""
+
+    def __init__(self, base, exp):
+        self.b = base
+        self.e = exp
+        self.i = _BITS  # bits still to do (a secret's top bit is its 192nd)
+        self.value = 1
+        self.ops = 0
+
+    def step(self, n=STEP_OPS):
+        """At most n operations (n >= 2: a bit's square and multiply stay together);
+        True when the power is done."""
+        v = self.value
+        done = 0
+        while done + 2 <= n and self.i > 0:
+            self.i -= 1
+            v = v * v % _P
+            done += 1
+            if self.e >> self.i & 1:
+                v = v * self.b % _P
+                done += 1
+        self.value = v
+        self.ops += done
+        return self.i == 0
+
+
+def secret(source):
+    """A 192-bit secret from source(24) (the hardware RNG). RFC 3526 section 8 (its
+    table of strength estimates) gives the 1536-bit group a strength of 90 bits with a
+    private exponent of at least 180 bits (estimate 1; 120 bits and 240 by estimate
+    2): 192 bits (top bit set) meets the first, and each power costs a quarter less
+    than with 256."""
+    return int.from_bytes(source(24), "big") | 1 << _BITS - 1
+
+
+def public(x):
+    """The Power that makes the public value of secret x (pub_bytes() of its value)."""
+    return Power(2, x)
+
+
+def shared(x, other_pub):
+    """The Power that makes the shared secret from our secret x and the other side's
+    public value; ValueError for a public value outside the group's safe range."""
     y = int.from_bytes(other_pub, "big")
     if len(other_pub) != PUB_LEN or y < 2 or y > _P - 2:
         raise ValueError("bad public value")
-    s = pow(y, secret, _P).to_bytes(PUB_LEN, "big")
+    return Power(y, x)
+
+
+def pub_bytes(v):
+    return v.to_bytes(PUB_LEN, "big")
+
+
+def key_of(s, gid):
+    """The pair's 16-byte key from the shared secret s (a Power's value)."""
     h = hashlib.sha256(b"PDLK")
-    h.update(s)
+    h.update(s.to_bytes(PUB_LEN, "big"))
     h.update(bytes((gid >> 8, gid & 0xFF)))
     return h.digest()[:16]
+
+
+def _whole(pw):
+    while not pw.step(1 << 30):
+        pass
+    return pw.value
+
+
+def keypair(source):
+    """(secret, public bytes) at once (tests and the bench; the handhelds use public()
+    in steps)."""
+    x = secret(source)
+    return x, pub_bytes(_whole(public(x)))
+
+
+def agree(x, other_pub, gid):
+    """The pair's key at once (tests and the bench; the handhelds use shared() in
+    steps); ValueError for a bad public value."""
+    return key_of(_whole(shared(x, other_pub)), gid)
 
 
 def code(pub):

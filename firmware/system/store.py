@@ -89,10 +89,12 @@ SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0, 2, 0x54, 2, 0x5
 # strongest CPU had that level (1-3: EASY, NORMAL, HARD), + 1 those a human won.
 ST_CPU = const(16)
 _ST_SOLO = const(28)  # core.games.ST_FF_SOLO: a solo Frenzy game's fewest rounds
-STATS_N = const(29)
-STATS_LEN = const(116)
+_ST_LINK = const(29)  # core.games.ST_LINK_GAMES, _WINS, _LAST
+STATS_N = const(32)
+STATS_LEN = const(128)
 _STATS_OLD = const(64)  # a stats file from before the CPU counters: still loads
 _STATS_CPU = const(112)  # one from before the solo record: still loads
+_STATS_SOLO = const(116)  # one from before the linked games: still loads
 
 _VERSION = const(1)
 _HEAD = const(6)          # magic 2 + type 1 + version 1 + length 2
@@ -172,6 +174,18 @@ def record_game(ba, kind, winner, best_round=0, total=0, cpus=None, rounds=0):
     for i, v in ((g[BEST], best_round), (g[HIGH], total)):
         if i < STATS_N and v > stat(ba, i):
             stat_set(ba, i, v)
+
+
+def record_link(ba, gid, won):
+    """Count a linked game over on this handheld (gid: its game id; won: its seat won)
+    in the stats bytearray ba, once: False when that game was the last one counted."""
+    if stat(ba, _ST_LINK + 2) == gid + 1:
+        return False
+    stat_set(ba, _ST_LINK, stat(ba, _ST_LINK) + 1)
+    if won:
+        stat_set(ba, _ST_LINK + 1, stat(ba, _ST_LINK + 1) + 1)
+    stat_set(ba, _ST_LINK + 2, gid + 1)
+    return True
 
 
 def _read(path):
@@ -356,7 +370,7 @@ class Store:
         p = self._load(STATS, _T_STATS, MSG_STATS)
         if p is not None:
             from system.store_check import stats_ok  # (boot and the stats screen: forgotten after)
-            if len(p) != STATS_LEN and len(p) != _STATS_OLD and len(p) != _STATS_CPU \
+            if len(p) not in (STATS_LEN, _STATS_OLD, _STATS_CPU, _STATS_SOLO) \
                     or not stats_ok(p):
                 self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
                 p = None
@@ -476,6 +490,14 @@ class Store:
         self._ram = None if ok else (kind, bytes(blob), bytes(ui))
         self._has = True
         return ok
+
+    def count_link(self, gid, won):
+        """A linked game is over here: counted once in the stats (record_link), which
+        are saved. False when it was counted before or could not be written."""
+        ba = self._stats
+        if ba is None:
+            ba = self.load_stats()
+        return record_link(ba, gid, won) and self.save_stats(ba)
 
     def save_link(self, blob):
         """The link game's save (link.game's bytes: the host's game or a guest's seat),

@@ -2,7 +2,8 @@
 and sets a damaged one aside). Read at boot, and by the stats screen: the app forgets
 this module after each.
 """
-from core.games import BEST, GAMES, GAMES_TABLE, HIGH, WINS
+from core.games import BEST, GAMES, GAMES_TABLE, HIGH, ST_LINK_GAMES, ST_LINK_LAST, \
+    ST_LINK_WINS, WINS
 from system.store import SETTINGS_LEN, ST_CPU, STATS_N
 
 try:
@@ -33,13 +34,17 @@ def stats_ok(p):
     """Whether the counters are ones play can give: each at most store.stat_set()'s
     2**31 - 1, per game no more wins than games, and a best total (a multiple of 50, at
     most _HIGH_MAX) no smaller than the best round, both 0 before a game was finished;
-    against CPUs, no more games a human won than games."""
+    against CPUs, no more games a human won than games; linked, no more wins than
+    games, and a last game id (+ 1) only once one was counted."""
     for i in range(3, len(p), 4):
         if p[i] & 0x80:
             return False
     for i in range(ST_CPU, min(len(p) >> 2, ST_CPU + 12), 2):
         if _stat(p, i + 1) > _stat(p, i):
             return False
+    if _stat(p, ST_LINK_WINS) > _stat(p, ST_LINK_GAMES) or _stat(p, ST_LINK_LAST) > 0x10000 \
+            or (_stat(p, ST_LINK_LAST) and not _stat(p, ST_LINK_GAMES)):
+        return False
     for row in GAMES_TABLE:
         played = _stat(p, row[GAMES])
         wins = 0

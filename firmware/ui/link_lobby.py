@@ -57,24 +57,28 @@ class LinkMenu(Screen):
         elif k == BACK:
             leave(app)
         elif k == OK:
-            it = self.items[self.cur]
-            try:
-                if it == "HOST":
-                    app.show(Lobby(app, app.link_session("H")))
-                elif it == "JOIN":
-                    app.show(Scan(app, app.link_session("G")))
-                else:
-                    self._continue()
-            except (ValueError, IndexError):
-                app.link_session(None)
-                app.store.clear_link()  # a save that does not load never traps anyone
-                app.say("LINK GAME WAS DAMAGED")
-                self.__init__(app)
-                self.dirty = True
-            except (OSError, MemoryError, ImportError):
-                # No radio on this port (the browser's), or it failed, or no room for it.
-                app.link_session(None)
-                app.say("THE RADIO DID NOT START", "NO LINK GAME NOW")
+            self.open(self.items[self.cur])
+
+    def open(self, it):
+        """HOST, JOIN or CONTINUE (also the main menu's CONTINUE of a link game)."""
+        app = self.app
+        try:
+            if it == "HOST":
+                app.show(Lobby(app, app.link_session("H")))
+            elif it == "JOIN":
+                app.show(Scan(app, app.link_session("G")))
+            else:
+                self._continue()
+        except (ValueError, IndexError):
+            app.link_session(None)
+            app.store.clear_link()  # a save that does not load never traps anyone
+            app.say("LINK GAME WAS DAMAGED")
+            self.__init__(app)
+            self.dirty = True
+        except (OSError, MemoryError, ImportError):
+            # No radio on this port (the browser's), or it failed, or no room for it.
+            app.link_session(None)
+            app.say("THE RADIO DID NOT START", "NO LINK GAME NOW")
 
     def _continue(self):
         app = self.app
@@ -100,11 +104,16 @@ class Lobby(Screen):
         self.items = ("ADD CPU", "START")
         self.lines = []
         self.seen = -1
+        self.code = host.code
         self.title = "HOST " + host.code
 
     def update(self, q):
         h = self.h
         h.poll(self.app.now)
+        if h.code is not self.code:  # the key pair is done (link.host makes it in steps)
+            self.code = h.code
+            self.title = "HOST " + h.code
+            self.dirty = True
         if h.version != self.seen:
             self.seen = h.version
             self.lines = []

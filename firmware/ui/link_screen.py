@@ -16,7 +16,7 @@ from core.frenzy import DECLARE, FARKLED, PH_COMMON, PH_OVER, ROLL, ROLLING, STO
 from core.frenzy_live import L_DECIDE, L_DONE, L_ROLL, L_TAKE, L_WILD
 from core.frenzy_score import COMMON_BIT
 from ui import gfx
-from ui.screens import BACK, COLOURS, INITIALS, NEXT, OK, PREV, Screen
+from ui.screens import BACK, COLOURS, DIRTY_DICE, INITIALS, NEXT, OK, PREV, Screen
 from ui.sounds import BANK, FARKLE, NOPE, PENALTY, SELECT, WIN
 
 _SMALL_DIE = 11
@@ -185,6 +185,8 @@ class LiveScreen(Screen):
                     self.over = True
                     app.play(WIN)
                     app.store.clear_link()  # over: nothing to continue, here or there
+                    gid = self.h.gid if self.h is not None else self.g.gid
+                    app.store.count_link(gid, g.winner == self.seat())
             else:
                 self.t_line1 = "ROUND %d DONE" % (g.round - 1)
         else:
@@ -305,6 +307,13 @@ class LiveScreen(Screen):
             return
         g = lv.g
         s = self.seat()
+        if self.dirty == DIRTY_DICE and self.asking < 0 and g.phase != PH_COMMON \
+                and g.phase != PH_OVER and self.app.tumbling:
+            # A tumble's frame after its first (app.step): fb holds the last frame and
+            # only the tumbling dice change; each die covers its own box (gfx.die).
+            for i in range(min(5, lv.to_roll(s))):
+                gfx.die(fb, 1 + 21 * i, 9, (self.app.frame + i) % 6 + 1)
+            return
         gfx.text(fb, self.head, 0, 0)
         if self.asking >= 0:
             gfx.center(fb, COLOURS[self.asking] + " IS LOST", 14, 1, gfx.MEDIUM)
@@ -327,12 +336,12 @@ class LiveScreen(Screen):
                        else "OK: MENU" if g.phase == PH_OVER else "WAITING FOR THE HOST", 58, 1)
             return
         # The Common Die, top right; the riser count beside the round.
-        gfx.die(fb, 116, 0, g.common if g.common != WILD or not g.wild else g.wild,
-                _SMALL_DIE, g.common == WILD)
-        gfx.right(fb, "RISER %d" % lv.riser[s], 112, 0)
         n = lv.nrolled[s]
         ph = lv.ph[s]
         tumbling = self.app.tumbling or (self.waiting() and ph == L_ROLL)
+        gfx.die(fb, 116, 0, g.common if g.common != WILD or not g.wild else g.wild,
+                _SMALL_DIE, g.common == WILD)
+        gfx.right(fb, "RISER %d" % lv.riser[s], 112, 0)
         for i in range(5):
             x = 1 + 21 * i
             if tumbling and i < lv.to_roll(s):

@@ -66,7 +66,8 @@ def saved(kind, b):
 
 class Menu(Screen):
     """Main menu. Items are built on enter (Continue only with a saved game, whose
-    game, round or leader and turn the top shows while the cursor is on it).
+    game, round or leader and turn the top shows while the cursor is on it; without
+    one, a link game saved here is CONTINUE: it opens LINK GAME's CONTINUE at once).
 
     A new game over a saved one asks first: `ask` holds the chosen item while the
     menu shows "REPLACE SAVED GAME?" with NO (the cursor starts there) and YES."""
@@ -80,16 +81,27 @@ class Menu(Screen):
         self.ask = None
         self.yes = 0
         self.cont = ("", "")  # saved(): the saved game in two lines
+        self.link = False  # CONTINUE is a link game's (no game saved on this device)
 
     def enter(self):
         app = self.app
         app.first = 0  # a game set up here starts with RED (a rematch moves it on)
         items = []
         self.cont = ("", "")
+        self.link = False
         try:
             got = app.saved()  # (a damaged save is set aside by the load: None)
             if got is not None:
                 self.cont = saved(got[0], got[1])
+            else:
+                # A link game saved here (a guest or host powered off in one) is
+                # CONTINUE too, when no game of this device is: LINK GAME has it always.
+                b = app.store.load_link()
+                if b:
+                    got = self.link = True
+                    self.cont = ("LINK GAME, " + ("HOST" if b[0] == 0x48 else "GUEST"),
+                                 "THE OTHERS JOIN AGAIN" if b[0] == 0x48
+                                 else "BACK TO YOUR SEAT")
         except MemoryError:  # no room to read it here: CONTINUE says the rest
             got = True
         if got is not None:
@@ -139,11 +151,11 @@ class Menu(Screen):
             self.cur = (self.cur - 1) % n
         elif k == OK:
             it = self.items[self.cur]
-            if self.items[0] == "CONTINUE" and _game(it) is not None:
+            if self.items[0] == "CONTINUE" and _game(it) is not None and not self.link:
                 self.ask = it  # a game is saved: do not replace it by accident
                 self.yes = 0
             else:
-                choose(self.app, it)
+                choose(self.app, "LINK CONTINUE" if self.link and it == "CONTINUE" else it)
                 return
         else:
             return
@@ -222,9 +234,12 @@ def choose(app, item):
     elif row is not None:
         from ui.setup import Setup
         app.show(Setup(app, row))
-    elif item == "LINK GAME":
+    elif item == "LINK GAME" or item == "LINK CONTINUE":
         from ui.link_lobby import LinkMenu
-        app.show(LinkMenu(app))
+        m = LinkMenu(app)
+        app.show(m)
+        if item == "LINK CONTINUE" and m.saved:
+            m.open("CONTINUE")  # (fails: LINK GAME shows, and says why)
     elif item == "SETTINGS":
         from ui.settings import Settings
         app.show(Settings(app))

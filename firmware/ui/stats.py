@@ -2,10 +2,12 @@
 people), best Frenzy round and total (games of humans only) and the fewest rounds a
 solo game took; a second page of the
 games against CPUs: per game and level (the strongest CPU in the game), how many a
-human won. The bar: MENU, CPUS (or PLAYERS: turns the page), RESET (asks first: NO,
-YES); PREV/NEXT move along it, OK takes it, BACK leaves."""
-from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_SOLO, ST_FF_WINS, ST_SU_GAMES, \
-    ST_SU_WINS
+human won; a third of the linked games (LINK GAME, one handheld per player): how many
+this handheld finished and how many its seat won. The bar: MENU, CPUS (LINK, PLAYERS:
+turns to the next page), RESET (asks first: NO, YES); PREV/NEXT move along it, OK
+takes it, BACK leaves."""
+from core.games import ST_FF_BEST, ST_FF_GAMES, ST_FF_HIGH, ST_FF_SOLO, ST_FF_WINS, \
+    ST_LINK_GAMES, ST_LINK_WINS, ST_SU_GAMES, ST_SU_WINS
 from system.store import ST_CPU
 from ui import gfx
 from ui.screens import BACK, INITIALS, NEXT, OK, PREV, Screen
@@ -29,8 +31,8 @@ class Stats(Screen):
 
     def __init__(self, app):
         Screen.__init__(self, app)
-        self.page = 0  # 0 the players' games, 1 the games against CPUs
-        self.cur = 0  # MENU, CPUS/PLAYERS, RESET
+        self.page = 0  # 0 the players' games, 1 the games against CPUs, 2 linked games
+        self.cur = 0  # MENU, CPUS/LINK/PLAYERS, RESET
         self.ask = False  # "RESET STATS?" with NO (first) and YES
         self.yes = 0
         self._lines()
@@ -54,6 +56,8 @@ class Stats(Screen):
                 i = ST_CPU + k * 6 + lv * 2
                 cpu.append("%s: WON %d OF %d" % (_LEVELS[lv], _stat(st, i + 1), _stat(st, i)))
         self.cpu_lines = cpu
+        self.link_lines = (_games("FRENZY", _stat(st, ST_LINK_GAMES)),
+                           "THIS HANDHELD WON %d" % _stat(st, ST_LINK_WINS))
 
     def _wins(self, st, base):
         return "WINS " + " ".join("%s %d" % (INITIALS[s], _stat(st, base + s)) for s in range(4))
@@ -74,7 +78,7 @@ class Stats(Screen):
                 app.store.save_stats(st)
                 self._lines()
         elif k == OK and self.cur == 1:
-            self.page ^= 1
+            self.page = (self.page + 1) % 3
             app.play_select()
         elif k == OK and self.cur == 2:
             self.ask = True
@@ -95,7 +99,12 @@ class Stats(Screen):
                 w = _choice(fb, s, x, 44, i == self.yes)
                 x += w + 21
             return
-        if self.page:
+        if self.page == 2:
+            gfx.banner(fb, "LINKED GAMES", 0, gfx.SMALL)
+            gfx.text(fb, self.link_lines[0], 2, 11)
+            gfx.text(fb, self.link_lines[1], 2, 18)
+            gfx.text(fb, "ONE HANDHELD PER PLAYER", 2, 32)
+        elif self.page:
             gfx.banner(fb, "AGAINST CPUS", 0, gfx.SMALL)
             y = 9
             for i in range(len(self.cpu_lines)):
@@ -111,8 +120,8 @@ class Stats(Screen):
                 y += 7
         x = 2
         for i in range(3):
-            s = "MENU" if i == 0 else "RESET" if i == 2 else "PLAYERS" if self.page else "CPUS"
-            x += _choice(fb, s, x, 57 if self.page else 56, i == self.cur, gfx.SMALL) + 6
+            s = "MENU" if i == 0 else "RESET" if i == 2 else ("CPUS", "LINK", "PLAYERS")[self.page]
+            x += _choice(fb, s, x, 57 if self.page == 1 else 56, i == self.cur, gfx.SMALL) + 6
 
 
 def _choice(fb, s, x, y, cur, f=gfx.MEDIUM):

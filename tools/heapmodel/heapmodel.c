@@ -148,10 +148,31 @@ static mp_obj_t heapmodel_stats(void) {
 }
 static MP_DEFINE_CONST_FUN_OBJ_0(heapmodel_stats_obj, heapmodel_stats);
 
+// heapmodel.take(n) -> bool: n bytes taken out of the modelled ESP-IDF heap by something
+// else than MicroPython's heap (the Wi-Fi driver's buffers: tools/sim/network.py), for
+// good (esp_wifi_deinit, which would give them back, is not called by the ESP32 port);
+// False and nothing taken when fewer are free (the device's ESP_ERR_NO_MEM); None when
+// the model is not armed (no ESP-IDF heap is modelled).
+static mp_obj_t heapmodel_take(mp_obj_t n_in) {
+    arm_from_env();
+    mp_int_t n = mp_obj_get_int(n_in);
+    if (!armed) {
+        return mp_const_none;
+    }
+    if (n < 0 || (size_t)n > idf_free) {
+        return mp_const_false;
+    }
+    idf_free -= (size_t)n;
+    idf_low = MIN(idf_low, idf_free);
+    return mp_const_true;
+}
+static MP_DEFINE_CONST_FUN_OBJ_1(heapmodel_take_obj, heapmodel_take);
+
 static const mp_rom_map_elem_t heapmodel_globals_table[] = {
     { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR_heapmodel) },
     { MP_ROM_QSTR(MP_QSTR_arm), MP_ROM_PTR(&heapmodel_arm_obj) },
     { MP_ROM_QSTR(MP_QSTR_stats), MP_ROM_PTR(&heapmodel_stats_obj) },
+    { MP_ROM_QSTR(MP_QSTR_take), MP_ROM_PTR(&heapmodel_take_obj) },
 };
 static MP_DEFINE_CONST_DICT(heapmodel_globals, heapmodel_globals_table);
 

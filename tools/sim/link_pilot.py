@@ -8,7 +8,8 @@ decides as core.cpu_live does.
         its answer to a lost guest (0 WAIT, 1 CPU, 2 DROP)
     --pilot-log PATH   one line per event: "round N", "seat S", "over T0,T1,.. W", and
         with each round "frame MEDIAN_US P90_US MAX_US FREE_MIN" (the App's step() time
-        per frame, the least free heap seen after a frame: the bench's figures)
+        per frame, the least free heap seen after a frame: the bench's figures) and on
+        the heap model "model ADDED FREED HELD HELD_MAX IDF_FREE IDF_LOW"
 """
 import gc
 import time
@@ -68,6 +69,13 @@ class Pilot:
         if len(out) < 2:
             return "frame 0 0 0 %d" % self.free
         return "frame %d %d %d %d" % (out[0], out[1], self.longest, self.free)
+
+    def model(self):
+        """On the heap model (simrun --model): its counters, `model ADDED FREED HELD
+        HELD_MAX IDF_FREE IDF_LOW`."""
+        if self.r.model:
+            import heapmodel
+            self.say("model %d %d %d %d %d %d" % heapmodel.stats())
 
     def say(self, line):
         if self.log is not None:
@@ -147,12 +155,14 @@ class Pilot:
             self.rnd = g.round
             self.say("round %d" % g.round)
             self.say(self.figures())
+            self.model()
         if scr.asking >= 0:
             return "OK" if scr.pick == self.lost else "NEXT"
         if g.phase == 5:  # PH_OVER
             if not self.said_over:
                 self.said_over = True
                 self.say(self.figures())
+                self.model()
                 self.say("over %s %d" % (",".join(str(t) for t in g.totals), g.winner))
             return None
         if g.phase == 0:  # PH_COMMON: the host starts the next round

@@ -5,6 +5,13 @@ machine.py shadowing the built-in `machine`:
 
     micropython tools/sim/simrun.py --root ROOT --board NAME --fs DIR [--out FD]
         [--frame-ms N] [--seed N] [--script FILE] [--budget BYTES] [--firmware DIR]
+        [--model T [--wifi first]]
+
+--model T (the heap model's binary, tools/mp32.py --heap): --budget is the first
+area's share, in one piece, then an ESP-IDF heap of T bytes to grow into (heapmodel.arm);
+the Wi-Fi driver takes its share of it when the firmware makes its first WLAN
+(tools/sim/network.py), or with --wifi first before the firmware starts. The pilot's
+log gets `model ADDED FREED HELD HELD_MAX IDF_FREE IDF_LOW` with each round.
 
 --firmware DIR runs the firmware from DIR instead of ROOT/firmware: a compiled build in
 the device layout (tools/build.py), whose board.mpy is the chosen board's profile.
@@ -133,7 +140,8 @@ def _own_prompt(scr, name):
 def _args(argv):
     opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
             "frame-ms": "0", "seed": "", "script": "", "budget": "0",
-            "firmware": "", "prompt": "0", "pilot": "", "pilot-log": ""}
+            "firmware": "", "prompt": "0", "pilot": "", "pilot-log": "",
+            "model": "0", "wifi": "late"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -264,6 +272,8 @@ class Runner:
         self.app = None
         self.ballast = None
         self.budget = int(opts["budget"])
+        self.model = int(opts["model"])
+        self.wifi_first = opts["wifi"] == "first"
         self.prompts = opts["prompt"] == "1"
         self.last_prompt = ""
         self.guard = None
@@ -286,27 +296,40 @@ class Runner:
             self.pilot = Pilot(self, opts["pilot"], opts.get("pilot-log", ""))
 
     def fence(self):
-        """With --budget N: keep exactly N bytes of heap free for the firmware by
-        holding the rest, so the simulator's own modules (this file, the machine and its
-        models, already loaded) do not count against the device's heap. The rest is held
-        in the largest blocks that fit: loading the modules left holes, so one block the
-        size of the rest may not exist."""
+        """With --budget N: keep exactly N bytes of heap free for the firmware, in one
+        piece as the device's heap is at boot, by holding the rest, so the simulator's
+        own modules (this file, the machine and its models, already loaded) do not count
+        against the device's heap: the budget is taken first, every other free block
+        held (the largest that fit: loading the modules left holes), then the budget let
+        go. (Holding only what lay beyond N left the firmware N bytes in the holes
+        between the simulator's objects: the linked host did not play in 80 KB so, where one
+        piece of 80 KB is enough.) With --model the modelled ESP-IDF heap is armed then."""
         if not self.budget:
             return
         import gc
         gc.collect()
-        held = []
-        size = gc.mem_free() - self.budget - 64
-        while size >= 16:
-            spare = gc.mem_free() - self.budget - 64
+        held = [None] * 512  # made first: a list grown in a full heap would fail
+        reserve = bytearray(self.budget)
+        size = gc.mem_free() - 64
+        n = 0
+        while size >= 16 and n < 512:
+            spare = gc.mem_free() - 64
             if spare < 16:
                 break
             try:
-                held.append(bytearray(min(size, spare)))
+                held[n] = bytearray(min(size, spare))
+                n += 1
             except MemoryError:
                 size //= 2
         self.ballast = held
+        reserve = None  # noqa: F841 (the firmware's share, free again)
         gc.collect()
+        if self.model:
+            import heapmodel
+            heapmodel.arm(self.model)
+            if self.wifi_first:
+                import network
+                network.WLAN(network.STA_IF)
 
     def start(self):
         """Boots like firmware/main.py: the crash guard first, then the App."""
