@@ -10,6 +10,7 @@ for p in ("firmware", "tools", "tools/sim", "host_tests"):
     full = os.path.join(ROOT, p)
     if full not in sys.path:
         sys.path.insert(0, full)
+import paths  # noqa: E402,F401  (tools/paths.py: every folder of tools/ reachable by name)
 
 
 def micropython_bin():
@@ -27,7 +28,7 @@ def micropython_bin():
 # pytest 9: it renames node ids through an attribute pytest 9 no longer reads.)
 SHARED = {
     # build/bench/ (the sim build, fw_codes.py, perf_pystone.py, heap hints): written
-    # by tools/bench.py --quick and by the frame model's fixture.
+    # by tools/bench/bench.py --quick and by the frame model's fixture.
     "test_bench_quick.py": "build-bench",
     "test_frame_time.py": "build-bench",
 }

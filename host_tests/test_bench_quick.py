@@ -1,7 +1,7 @@
-"""The bench's goals, quickly (`python tools/bench.py --quick`, a few minutes): the
+"""The bench's goals, quickly (`python tools/bench/bench.py --quick`, a few minutes): the
 firmware as deployed (.mpy, on a LittleFS at "/") on the MicroPython unix port.
 
-Goals, measured on the 32-bit unix port (tools/mp32.py), which has the ESP32's object
+Goals, measured on the 32-bit unix port (tools/bench/mp32.py), which has the ESP32's object
 sizes: the fenced minimum heap of every path (a new game and a Continue of each game,
 the menu and each of its screens, random play over several seeds, every CPU game) at
 most 80 KB, the worst of them too (`heap32_worst`): a regression guard; no allocation
@@ -9,14 +9,14 @@ per frame in steady state; at most 2 display pages sent for a cursor move.
 `heap32_first_area` (the worst path within a plain ESP32's first heap area, 56 KB) is
 an AIM line: reported, not enforced.
 
-On the heap model (tools/mp32.py --heap: the ESP32's split heap, README "The split
+On the heap model (tools/bench/mp32.py --heap: the ESP32's split heap, README "The split
 heap"), every path runs at the one-growth ESP-IDF heap (114,704 bytes) with at most one
 added area at a time (`model_<path>`), gives no area back (`model_frees_<path>`: the
 firmware holds its growth) and runs at 96 KB of ESP-IDF heap (`model96_<path>`).
 
 Without the 32-bit interpreter (no MicroPython source or no -m32 compiler) the memory
 gates skip with one line and the frame goals are measured on the 64-bit port; under
-CI=true a missing 32-bit interpreter fails (tools/mp32.py).
+CI=true a missing 32-bit interpreter fails (tools/bench/mp32.py).
 
 Goals that the firmware does not meet yet are listed in OPEN with the figure measured
 when they were recorded plus a small margin: the test fails when such a figure gets
@@ -31,8 +31,6 @@ import warnings
 import pytest
 from conftest import ROOT, micropython_bin
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import mp32  # noqa: E402
 
 # goal name -> highest value still accepted while the goal is open (none is).
@@ -58,7 +56,7 @@ def quick():
         pytest.skip("no MicroPython unix port")
     # Built here, before the bench: under CI=true a missing one fails (SystemExit).
     mp32.binary()
-    p = subprocess.run([sys.executable, "tools/bench.py", "--quick"], check=False, cwd=ROOT,
+    p = subprocess.run([sys.executable, "tools/bench/bench.py", "--quick"], check=False, cwd=ROOT,
                        capture_output=True, text=True, timeout=1800)
     goals = _goals(p.stdout)
     assert goals, f"bench printed no goals (exit {p.returncode}):\n{(p.stdout + p.stderr)[-3000:]}"
@@ -91,8 +89,7 @@ def test_memory_gate_32bit(quick):
     p, goals = quick
     if "NO32" in p.stdout:
         assert not mp32.in_ci(), "CI=true: the 32-bit interpreter is required"
-        pytest.skip("no 32-bit MicroPython (tools/mp32.py): memory gate not measured")
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
+        pytest.skip("no 32-bit MicroPython (tools/bench/mp32.py): memory gate not measured")
     import bench
     names = [bench.goal_name(path) for path, _, _ in bench.PATHS] + ["heap32_worst"]
     _check(p, goals, names)
@@ -106,8 +103,7 @@ def test_heap_model_gates(quick):
     p, goals = quick
     if "NO32" in p.stdout or "NOMODEL" in p.stdout:
         assert not mp32.in_ci(), "CI=true: the heap model is required"
-        pytest.skip("no heap model (tools/mp32.py --heap): its gates not measured")
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
+        pytest.skip("no heap model (tools/bench/mp32.py --heap): its gates not measured")
     import bench
     names = []
     for path, _, _ in bench.PATHS:

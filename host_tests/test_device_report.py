@@ -1,17 +1,13 @@
-"""`make device-report PORT=...` (tools/device_report.py) against the emulated board:
+"""`make device-report PORT=...` (tools/bench/device_report.py) against the emulated board:
 a fresh flash, `make deploy`, then the report over mpremote. Every checkpoint's heap,
 the frame times by scene, the I2C clock and the flash's free blocks come back in the
 bench's table format, and the player's files are left as they were."""
 import os
 import subprocess
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import device_report  # noqa: E402
 import emuboard  # noqa: E402

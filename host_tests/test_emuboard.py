@@ -1,4 +1,4 @@
-"""End to end, all through the real mpremote: a fresh emulated board (tools/emuboard.py),
+"""End to end, all through the real mpremote: a fresh emulated board (tools/emuboard/emuboard.py),
 `make deploy`, the firmware boots from .mpy files, a test plays into Shake Up by buttons
 and a shake and reads the dice off the emulated OLED; deploys again copy nothing and
 leave no stale .py.
@@ -16,10 +16,7 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
 PY = sys.executable
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import emuboard  # noqa: E402
 
@@ -89,14 +86,14 @@ def die_tpl(v, inv):
 # ---- the board -------------------------------------------------------------------
 
 class Board:
-    """tools/emuboard.py as a child process on a fresh flash image."""
+    """tools/emuboard/emuboard.py as a child process on a fresh flash image."""
 
     def __init__(self, tmp):
         self.image = str(tmp / "flash.img")
         self.ctl_dir = str(tmp / "ctl")
         self.log = str(tmp / "serial.log")
         self.proc = subprocess.Popen(
-            [PY, os.path.join(TOOLS, "emuboard.py"), "--image", self.image,
+            [PY, os.path.join(ROOT, "tools", "emuboard", "emuboard.py"), "--image", self.image,
              "--ctl", self.ctl_dir, "--log", self.log, "--exit-on-eof"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
             start_new_session=True)

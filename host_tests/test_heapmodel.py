@@ -1,4 +1,4 @@
-"""The heap model (tools/mp32.py --heap: the 32-bit unix port with the ESP32's split
+"""The heap model (tools/bench/mp32.py --heap: the 32-bit unix port with the ESP32's split
 heap, tools/heapmodel/) and the firmware's hold on the heap's growth (firmware/system/heap.py).
 
 Run with the device's first area (-X heapsize=56k) and the one-growth ESP-IDF heap
@@ -9,22 +9,20 @@ given back. Without the model's source or a -m32 compiler these skip (CI=true: f
 """
 import os
 import subprocess
-import sys
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import mp32  # noqa: E402
 
-ONE_GROWTH = 114704  # tools/bench.py ONE_GROWTH: 56 KB + 57,360 bytes
+ONE_GROWTH = 114704  # tools/bench/bench.py ONE_GROWTH: 56 KB + 57,360 bytes
 
 
 @pytest.fixture(scope="module")
 def model():
     b = mp32.binary(heap=True)
     if b is None:
-        pytest.skip("no heap model (tools/mp32.py --heap)")
+        pytest.skip("no heap model (tools/bench/mp32.py --heap)")
     return b
 
 

@@ -1,4 +1,4 @@
-"""tools/image.py: the LittleFS image of the build, where it goes in flash, and that the
+"""tools/flashing/image.py: the LittleFS image of the build, where it goes in flash, and that the
 unix port mounts it with vfs.VfsLfs2 and boots main.py from it."""
 import hashlib
 import os
@@ -11,9 +11,6 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import emuboard  # noqa: E402
 import image  # noqa: E402
@@ -155,7 +152,7 @@ def test_partition_table_from_the_firmware_wins(tmp_path):
 def test_flash_command_is_esptool_v5_syntax(tmp_path):
     fw = str(tmp_path / "fw.bin")
     fake_firmware(fw, "esp32", BASE + [("factory", 0, 0, 0x10000, 0x1F0000)])
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "image.py"), "--board", BOARD,
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "image.py"), "--board", BOARD,
                           "--flash", "--dry-run", "--port", "/dev/nonexistent-port",
                           "--firmware", fw, "--flash-mb", "4", "--out", str(tmp_path / "v.img")],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -218,7 +215,7 @@ print('CORE', core.dice.__file__)
 
 def stock_boot(tmp_path, flash):
     script = tmp_path / "stock_boot.py"
-    script.write_text(STOCK_BOOT % {"tools": TOOLS, "flash": flash})
+    script.write_text(STOCK_BOOT % {"tools": os.path.join(ROOT, "tools", "flashing"), "flash": flash})
     res = subprocess.run([micropython_bin(), str(script)], capture_output=True, text=True, timeout=60)
     return res.returncode, res.stdout + res.stderr
 
@@ -259,7 +256,7 @@ def test_make_flash_layout_boots(tmp_path, table, flash_mb):
     fw = str(tmp_path / "fw.bin")
     fake_firmware(fw, "esp32", rows)
     vimg = str(tmp_path / "v.img")
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "image.py"), "--board", BOARD,
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "image.py"), "--board", BOARD,
                           "--flash", "--dry-run", "--port", "PORT", "--firmware", fw,
                           "--flash-mb", str(flash_mb), "--out", vimg],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -303,7 +300,7 @@ def test_release_merges_firmware_and_image_into_one_file(tmp_path):
     fw = str(tmp_path / "ESP32_GENERIC-made-up-v1.28.0.bin")
     fake_firmware(fw, "esp32", image.fl.TABLES["4MiBplus"])
     out = str(tmp_path / "rel")
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "release.py"), "--board", BOARD,
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "release.py"), "--board", BOARD,
                           "--firmware", fw, "--out", out], capture_output=True, text=True,
                          timeout=180, cwd=ROOT)
     assert res.returncode == 0, res.stdout + res.stderr

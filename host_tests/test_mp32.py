@@ -1,16 +1,13 @@
-"""tools/mp32.py's bookkeeping around the 32-bit build (the make itself is stood in for:
+"""tools/bench/mp32.py's bookkeeping around the 32-bit build (the make itself is stood in for:
 the real build is the bench's and the frame model's, tested there): it builds on first
 use and when the source changes, one process at a time, and says so first, so that
 `make emuboard` is not silent for the minute it takes."""
 import os
-import sys
 import threading
 import time
 
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import emuboard  # noqa: E402
 import mp32  # noqa: E402
 

@@ -1,5 +1,5 @@
 """Issue 30, part 1, on the compiled build as deployed: the sim board's build
-(tools/build.py: .mpy files, board.mpy, data/) in a folder that tools/emuboard.py makes
+(tools/flashing/build.py: .mpy files, board.mpy, data/) in a folder that tools/emuboard/emuboard.py makes
 the board's filesystem, the MicroPython unix port behind it booting boot.py and
 main.py, machine.reset() a hard reset into a fresh interpreter (a real boot).
 
@@ -16,11 +16,7 @@ import time
 
 import pytest
 
-from conftest import ROOT
 
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import build  # noqa: E402
 import emuboard  # noqa: E402

@@ -64,7 +64,7 @@ _P = int("FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBE
 def keypair(source):
     """(secret, public bytes): a 192-bit secret from source(24) (the hardware RNG): at
     least twice the group's strength (some 90 bits), and each power costs a quarter
-    less than with 256 bits (tools/bench_link.py: the key agreement's time)."""
+    less than with 256 bits (tools/bench/bench_link.py: the key agreement's time)."""
     x = int.from_bytes(source(24), "big") | 1 << 191
     return x, pow(2, x, _P).to_bytes(PUB_LEN, "big")
 

@@ -1,4 +1,4 @@
-"""Runs the real firmware App on the host, for tools/sim.py and tools/screens.py.
+"""Runs the real firmware App on the host, for tools/simulator/sim.py and tools/simulator/screens.py.
 
 Started as a child interpreter (MicroPython unix port or CPython) with this folder's
 machine.py shadowing the built-in `machine`:
@@ -7,7 +7,7 @@ machine.py shadowing the built-in `machine`:
         [--frame-ms N] [--seed N] [--script FILE] [--budget BYTES] [--firmware DIR]
 
 --firmware DIR runs the firmware from DIR instead of ROOT/firmware: a compiled build in
-the device layout (tools/build.py), whose board.mpy is the chosen board's profile.
+the device layout (tools/flashing/build.py), whose board.mpy is the chosen board's profile.
 
 Live mode (default) steps App on the real clock and reads commands, one per line, on
 stdin: `p BUTTON` / `r BUTTON` (press/release PREV NEXT OK BACK), `s 1` / `s 0` (shake
