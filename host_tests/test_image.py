@@ -12,6 +12,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+import emu_control  # noqa: E402
 import emuboard  # noqa: E402
 import image  # noqa: E402
 
@@ -92,7 +93,7 @@ def test_main_py_boots_from_the_image(img, tmp_path):
     shutil.copyfile(img[0], path)
     ctl = str(tmp_path / "ctl")
     with emuboard.EmuBoard(image=path, ctl_dir=ctl, log=str(tmp_path / "serial.log")):
-        c = emuboard.EmuControl(ctl)
+        c = emu_control.EmuControl(ctl)
         c.wait_ready(30)
         end = time.monotonic() + 20
         name = None

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-import emuboard  # noqa: E402
+import emu_process  # noqa: E402
 import mp32  # noqa: E402
 
 
@@ -83,10 +83,10 @@ def test_the_log_is_told_before_the_build_and_only_then(fake):
 
 def test_emuboard_says_what_it_waits_for(fake, capsys):
     _src, calls = fake
-    assert emuboard.micropython_bin() == mp32.BIN
+    assert emu_process.micropython_bin() == mp32.BIN
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("emuboard: building the 32-bit MicroPython unix port"), err
     assert err[1].startswith("emuboard: built "), err
-    assert emuboard.micropython_bin() == mp32.BIN
+    assert emu_process.micropython_bin() == mp32.BIN
     assert capsys.readouterr().err == ""  # the second start is quiet
     assert calls == [False]

@@ -19,6 +19,7 @@ import pytest
 
 
 import build  # noqa: E402
+import emu_control  # noqa: E402
 import emuboard  # noqa: E402
 from core import games  # noqa: E402
 
@@ -57,7 +58,7 @@ def run_case(built, kind, damage, work, seconds=25.0):
     screens = set()
     with emuboard.EmuBoard(fs_dir=fs, ctl_dir=os.path.join(work, "ctl"),
                            log=os.path.join(work, "serial.log")) as b:
-        c = emuboard.EmuControl(os.path.join(work, "ctl"))
+        c = emu_control.EmuControl(os.path.join(work, "ctl"))
         c.wait_ready(30)
         end = time.monotonic() + 20
         while c.eval("app.screen.NAME") != "'menu'" and time.monotonic() < end:
