@@ -106,7 +106,7 @@ def test_the_hold_costs_nothing_where_the_heap_cannot_grow(model):
     MemoryError or out of slots, all go, and no pin is kept."""
     env = dict(os.environ)
     env.pop("HEAPMODEL_IDF", None)
-    code = ("import sys, gc\nsys.path.insert(0, 'firmware')\nfrom heap import hold_growth\n"
+    code = ("import sys, gc\nsys.path.insert(0, 'firmware')\nfrom system.heap import hold_growth\n"
             "gc.collect()\na = gc.mem_alloc()\np = hold_growth()\ngc.collect()\n"
             "print('R hold', int(p is None), gc.mem_alloc() - a)\n")
     for heap in ("56k", "256k"):
