@@ -37,7 +37,7 @@ help:
 	@echo "make test                        every test (CPython + MicroPython unix port + the page in Chromium)"
 	@echo "make test-fast                   the tests not marked slow, stopping at the first failure"
 	@echo "make bench [QUICK=1]             memory and speed figures -> tools/bench/results.md (+ the CPUs' time, memory)"
-	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu_report.py)"
+	@echo "make cpu-report [QUICK=1]        the CPU players' strength, time and memory (tools/cpu/cpu_report.py)"
 	@echo "make mp32 [MICROPY_SRC=dir|tar.gz]  build the 32-bit unix port (the memory gauge; the frame model's, tools frozen; the heap model's, the ESP32's split heap) into build/mp32"
 	@echo "make build|deploy|image|flash BOARD=x [PORT=...] [FIRMWARE=...]   put it on a board"
 	@echo "make device-report PORT=... [BOARD=x] [QUICK=1]   on a board: the figures the models estimate (heap, frames, I2C, flash)"
@@ -46,7 +46,7 @@ help:
 	@echo "make emuboard                    the unix port as a board on a pseudo-terminal (for make deploy)"
 	@echo "make repl PORT=...               the board's REPL (mpremote)"
 	@echo "make check                       type-check against ESP32 stubs, lint"
-	@echo "make sim LINK=3 [STATION=k PILOTS=0] [AIR=loss=20]  a LINK GAME of linked handhelds (tools/sim_link.py)"
+	@echo "make sim LINK=3 [STATION=k PILOTS=0] [AIR=loss=20]  a LINK GAME of linked handhelds (tools/simulator/sim_link.py)"
 	@echo "make screenshots                 the README's gallery -> tools/screenshots/"
 	@echo "make docfigures [TIMES=1]        the figures in the docs, made anew (TIMES=1: the times too)"
 	@echo "make venv | clean                the pinned tools in .venv | remove build outputs"
@@ -63,25 +63,25 @@ $(WEB_STAMP): web/package.json web/package-lock.json
 	touch $@
 
 web-dist: $(STAMP) $(WEB_STAMP)
-	$(VPY) tools/web_build.py --out build/web
+	$(VPY) tools/web/web_build.py --out build/web
 
 web: $(STAMP) $(WEB_STAMP)
-	$(VPY) tools/web_build.py --out build/web --serve --port $(WEB_PORT)
+	$(VPY) tools/web/web_build.py --out build/web --serve --port $(WEB_PORT)
 
 web-shots: $(STAMP) $(WEB_STAMP)
-	$(VPY) tools/web_build.py --out build/web
-	$(VPY) tools/web_shots.py --site build/web --out tools/screenshots
+	$(VPY) tools/web/web_build.py --out build/web
+	$(VPY) tools/web/web_shots.py --site build/web --out tools/screenshots
 
 sim: $(STAMP)
-	$(VPY) tools/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD)) $(if $(LINK),--link $(LINK) $(if $(STATION),--station $(STATION)) $(if $(PILOTS),--pilots $(PILOTS)) $(if $(AIR),--air $(AIR)))
+	$(VPY) tools/simulator/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD)) $(if $(LINK),--link $(LINK) $(if $(STATION),--station $(STATION)) $(if $(PILOTS),--pilots $(PILOTS)) $(if $(AIR),--air $(AIR)))
 
 # The 32-bit builds first, with every core (the tests would each wait for them), then
 # the test files spread over the cores (host_tests/conftest.py says what they share).
 test: $(STAMP) $(if $(NPM),$(WEB_STAMP))
-	$(VPY) tools/check_board.py
-	$(VPY) tools/mp32.py
-	$(VPY) tools/mp32.py --frame
-	$(VPY) tools/mp32.py --heap
+	$(VPY) tools/flashing/check_board.py
+	$(VPY) tools/bench/mp32.py
+	$(VPY) tools/bench/mp32.py --frame
+	$(VPY) tools/bench/mp32.py --heap
 	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile $(addprefix --ignore=host_tests/,$(ALONE))
 	$(VPY) -m pytest -c host_tests/pytest.ini $(addprefix host_tests/,$(ALONE)) -n $(JOBS) --dist loadfile
 
@@ -89,55 +89,55 @@ test-fast: $(STAMP)
 	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile -x -q -m "not slow"
 
 bench: $(STAMP) $(if $(NPM),$(WEB_STAMP))
-	$(VPY) tools/bench.py $(if $(QUICK),--quick)
-	$(if $(NPM),$(VPY) tools/web_bench.py $(if $(QUICK),--quick))
-	$(VPY) tools/build.py --board esp32_devkit --quiet
-	build/mp32/obj/micropython -X heapsize=512k tools/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
-	$(VPY) tools/bench_link.py $(if $(QUICK),--quick)
+	$(VPY) tools/bench/bench.py $(if $(QUICK),--quick)
+	$(if $(NPM),$(VPY) tools/bench/web_bench.py $(if $(QUICK),--quick))
+	$(VPY) tools/flashing/build.py --board esp32_devkit --quiet
+	build/mp32/obj/micropython -X heapsize=512k tools/cpu/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
+	$(VPY) tools/bench/bench_link.py $(if $(QUICK),--quick)
 
 cpu-report: $(STAMP)
-	$(VPY) tools/cpu_report.py $(if $(QUICK),--quick)
+	$(VPY) tools/cpu/cpu_report.py $(if $(QUICK),--quick)
 
 mp32: $(STAMP)
-	$(VPY) tools/mp32.py --print
-	$(VPY) tools/mp32.py --frame --print
-	$(VPY) tools/mp32.py --heap --print
+	$(VPY) tools/bench/mp32.py --print
+	$(VPY) tools/bench/mp32.py --frame --print
+	$(VPY) tools/bench/mp32.py --heap --print
 
 build: $(STAMP)
-	$(VPY) tools/build.py --board $(BOARD)
+	$(VPY) tools/flashing/build.py --board $(BOARD)
 
 deploy: $(STAMP)
-	$(VPY) tools/deploy.py --board $(BOARD) --port $(PORT)
+	$(VPY) tools/flashing/deploy.py --board $(BOARD) --port $(PORT)
 
 device-report: $(STAMP)
-	$(VPY) tools/device_report.py --port $(PORT) --board $(BOARD) $(if $(QUICK),--quick)
+	$(VPY) tools/bench/device_report.py --port $(PORT) --board $(BOARD) $(if $(QUICK),--quick)
 
 image: $(STAMP)
-	$(VPY) tools/image.py --board $(BOARD)
+	$(VPY) tools/flashing/image.py --board $(BOARD)
 
 flash: $(STAMP)
-	$(VPY) tools/image.py --board $(BOARD) --flash --port $(PORT) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+	$(VPY) tools/flashing/image.py --board $(BOARD) --flash --port $(PORT) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
 release: $(STAMP)
-	$(VPY) tools/release.py --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+	$(VPY) tools/flashing/release.py --board $(BOARD) $(if $(FIRMWARE),--firmware $(FIRMWARE))
 
 wiring: $(STAMP)
-	$(VPY) tools/wiring.py --png --out $(WIRING_OUT)
+	$(VPY) tools/flashing/wiring.py --png --out $(WIRING_OUT)
 
 repl: $(STAMP)
 	$(VENV)/bin/mpremote connect $(PORT) repl
 
 check: $(STAMP)
-	$(VPY) tools/check.py
+	$(VPY) tools/check/check.py
 
 docfigures: $(STAMP)
-	$(VPY) tools/docfigures.py $(if $(TIMES),--times)
+	$(VPY) tools/gen/docfigures.py $(if $(TIMES),--times)
 
 screenshots: $(STAMP)
-	$(VPY) tools/screens.py --out tools/screenshots
+	$(VPY) tools/simulator/screens.py --out tools/screenshots
 
 clean:
 	rm -rf build typings .pytest_cache .hypothesis
 
 emuboard: $(STAMP)
-	$(VPY) tools/emuboard.py --image build/emuboard-flash.bin $(if $(HEAP),--heap $(HEAP))
+	$(VPY) tools/emuboard/emuboard.py --image build/emuboard-flash.bin $(if $(HEAP),--heap $(HEAP))

@@ -1,9 +1,9 @@
 """ESP32 DevKitC (WROOM-32) reference build: SSD1306 128x64 and MPU6050 on one I2C bus,
 4 buttons to GND, a passive piezo. Wiring table: boards/WIRING.md.
 
-Profile format (data only; hal.devices reads it, tools/check_board.py validates it):
+Profile format (data only; hal.devices reads it, tools/flashing/check_board.py validates it):
 NAME, CHIP ("esp32" | "esp32s3" | "host"),
-FLASH_MB (optional: the flash size, for tools/image.py; 4 on ESP32, 8 on ESP32-S3 if
+FLASH_MB (optional: the flash size, for tools/flashing/image.py; 4 on ESP32, 8 on ESP32-S3 if
          absent: a filesystem image only mounts on the flash size it was made for),
 I2C {"id", "sda", "scl", "freq"},
 DISPLAY {"type": "ssd1306" | "sh1106", "width", "height", "addr", "reset", "power",
@@ -15,7 +15,7 @@ SHAKE {"type": "mpu6050" | "mpu6886" | "lis3dh" | "switch" | None, "addr", "pin"
        (switch input or None), "pull" (switch), "range" (4 | 8 g), "sensitivity"
        (1-5, the default setting), "scale" (% applied to the thresholds, per board)},
 BATTERY None or {"pin", "divider_x100", "empty_mv", "full_mv", "ctrl", "ctrl_level"},
-FIXED {pin: "reason"}: pins hard-wired on the board itself (see tools/check_board.py).
+FIXED {pin: "reason"}: pins hard-wired on the board itself (see tools/flashing/check_board.py).
 """
 NAME = "ESP32 DevKitC"
 CHIP = "esp32"

@@ -6,7 +6,7 @@ NAME = "Heltec WiFi Kit 32 V2"
 CHIP = "esp32"
 # Heltec's Wifi Kit 32 hardware update log (docs.heltec.org/en/node/esp32/wifi_kit_32/
 # hardware_update_log.html), V2: "4MB (32M-bits) FLASH upgrade to 8MB (64M-bits) FLASH".
-# The filesystem image must be made for the flash the chip has (tools/image.py).
+# The filesystem image must be made for the flash the chip has (tools/flashing/image.py).
 FLASH_MB = 8
 I2C = {"id": 0, "sda": 4, "scl": 15, "freq": 400000}
 DISPLAY = {"type": "ssd1306", "width": 128, "height": 64, "addr": 0x3C,

@@ -478,7 +478,7 @@ class App:
     def _feedback(self):
         """A game's start or Continue takes longer than a frame (its modules load): the
         key press shows at once, a bar over the frame on the panel, before the work
-        (tools/bench.py's frame model: the feedback row)."""
+        (tools/bench/bench.py's frame model: the feedback row)."""
         fb = self.display.fb
         fb.fill_rect(0, 56, 128, 8, 1)  # the last display page alone: one page sent
         gfx.center(fb, "LOADING...", 57, 0)

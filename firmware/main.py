@@ -15,7 +15,7 @@ from system.heap import hold_growth
 
 pin = hold_growth()  # kept for the firmware's life (None where the heap cannot grow)
 hold_growth = None
-from system import guard
+from system import guard  # noqa: E402 (after the hold: it must be first)
 
 resume = guard.boot(guard.ROOT)  # True: Continue; 2 (guard.ASK): ask the player first
 root = guard.ROOT

@@ -10,6 +10,7 @@ for p in ("firmware", "tools", "tools/sim", "host_tests"):
     full = os.path.join(ROOT, p)
     if full not in sys.path:
         sys.path.insert(0, full)
+import paths  # noqa: E402,F401  (tools/paths.py: every folder of tools/ reachable by name)
 
 
 def micropython_bin():
@@ -26,8 +27,8 @@ def micropython_bin():
 # (--dist loadgroup would do this by marks, but pytest-xdist 3.8.0 cannot group under
 # pytest 9: it renames node ids through an attribute pytest 9 no longer reads.)
 # None now: build/bench/ (the sim build, fw_codes.py, perf_pystone.py), which
-# tools/bench.py --quick and the frame model's fixture both write, is written file by
-# file atomically and only when the content changes (tools/build.py holds its own lock
+# tools/bench/bench.py --quick and the frame model's fixture both write, is written file by
+# file atomically and only when the content changes (tools/flashing/build.py holds its own lock
 # per folder), so the two run side by side instead of one worker waiting ~4 minutes.
 SHARED = {}
 

@@ -28,7 +28,7 @@ loses nothing already logged:
 `M events mem_alloc screen modules` after gc.collect() (modules: the firmware's loaded
 ones, comma-separated, sorted); any exception is fatal (exit 1).
 With BUDGET (bytes) the simulator and this driver load first, then all heap but BUDGET
-is fenced off, so the firmware (from LIB, a tools/build.py output with board.mpy, as
+is fenced off, so the firmware (from LIB, a tools/flashing/build.py output with board.mpy, as
 deployed) runs in exactly BUDGET bytes.
 Portable: no os.path, no f-strings, no `random`.
 """

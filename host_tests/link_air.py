@@ -1,4 +1,4 @@
-"""An in-process air for link tests and tools/bench_link.py: radios with
+"""An in-process air for link tests and tools/bench/bench_link.py: radios with
 link.radio.Radio's four methods and a lossy, duplicating, reordering, delaying medium
 on a clock the test steps; and Table, a host and its guests on it, each seat played by
 core.cpu_live through its own handheld's session."""

@@ -1,14 +1,14 @@
-"""The bench's goals, quickly (`python tools/bench.py --quick`, a few minutes): the
+"""The bench's goals, quickly (`python tools/bench/bench.py --quick`, a few minutes): the
 firmware as deployed (.mpy, on a LittleFS at "/") on the MicroPython unix port.
 
-Goals, measured on the 32-bit unix port (tools/mp32.py), which has the ESP32's object
+Goals, measured on the 32-bit unix port (tools/bench/mp32.py), which has the ESP32's object
 sizes: every path (a new game and a Continue of each game, the menu and each of its
 screens, random play over several seeds, every CPU game) runs fenced in 80 KB (one run
 each: `make bench` bisects the least and reports the aim, the first heap area's 56 KB):
 a regression guard; no allocation per frame in steady state; at most 2 display pages
 sent for a cursor move.
 
-On the heap model (tools/mp32.py --heap: the ESP32's split heap, README "The split
+On the heap model (tools/bench/mp32.py --heap: the ESP32's split heap, README "The split
 heap"), every path runs at the one-growth ESP-IDF heap (114,704 bytes) with at most one
 added area at a time (`model_<path>`), gives no area back (`model_frees_<path>`: the
 firmware holds its growth) and runs at 96 KB of ESP-IDF heap (`model96_<path>`). A
@@ -18,7 +18,7 @@ its host plays fenced at 80 KB (`heap32_link`).
 
 Without the 32-bit interpreter (no MicroPython source or no -m32 compiler) the memory
 gates skip with one line and the frame goals are measured on the 64-bit port; under
-CI=true a missing 32-bit interpreter fails (tools/mp32.py).
+CI=true a missing 32-bit interpreter fails (tools/bench/mp32.py).
 
 Goals that the firmware does not meet yet are listed in OPEN with the figure measured
 when they were recorded plus a small margin: the test fails when such a figure gets
@@ -33,12 +33,10 @@ import warnings
 import pytest
 from conftest import ROOT, micropython_bin
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import mp32  # noqa: E402
 
 # goal name -> highest value still accepted while the goal is open.
-# heap32_link: the linked host (tools/bench_link.py heap_run) fenced in one piece plays
+# heap32_link: the linked host (tools/bench/bench_link.py heap_run) fenced in one piece plays
 # from 84 KB (86,016 B, 2026-12-05, with the key agreement in steps; 81-83 KB before it:
 # the radio's timing varies the peak); 80 KB ends in MemoryError in the live round.
 # docs/link.md, "The radio's heap".
@@ -64,7 +62,7 @@ def quick():
         pytest.skip("no MicroPython unix port")
     # Built here, before the bench: under CI=true a missing one fails (SystemExit).
     mp32.binary()
-    p = subprocess.run([sys.executable, "tools/bench.py", "--quick"], check=False, cwd=ROOT,
+    p = subprocess.run([sys.executable, "tools/bench/bench.py", "--quick"], check=False, cwd=ROOT,
                        capture_output=True, text=True, timeout=1800)
     goals = _goals(p.stdout)
     assert goals, f"bench printed no goals (exit {p.returncode}):\n{(p.stdout + p.stderr)[-3000:]}"
@@ -97,8 +95,7 @@ def test_memory_gate_32bit(quick):
     p, goals = quick
     if "NO32" in p.stdout:
         assert not mp32.in_ci(), "CI=true: the 32-bit interpreter is required"
-        pytest.skip("no 32-bit MicroPython (tools/mp32.py): memory gate not measured")
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
+        pytest.skip("no 32-bit MicroPython (tools/bench/mp32.py): memory gate not measured")
     import bench
     names = [bench.goal_name(path) for path, _, _ in bench.PATHS] + ["heap32_worst",
                                                                      "heap32_link"]
@@ -111,8 +108,7 @@ def test_heap_model_gates(quick):
     p, goals = quick
     if "NO32" in p.stdout or "NOMODEL" in p.stdout:
         assert not mp32.in_ci(), "CI=true: the heap model is required"
-        pytest.skip("no heap model (tools/mp32.py --heap): its gates not measured")
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
+        pytest.skip("no heap model (tools/bench/mp32.py --heap): its gates not measured")
     import bench
     names = []
     for path, _, _ in bench.PATHS:
@@ -126,7 +122,6 @@ def test_heap_model_gates(quick):
 
 def test_exit_status_follows_the_goals(quick):
     p, goals = quick
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     import bench
     missed = [n for n in goals if goals[n][0] != "PASS" and n not in bench.KNOWN_MISS]
     assert (p.returncode != 0) == bool(missed), f"exit status {p.returncode} with misses {missed}"

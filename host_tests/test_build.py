@@ -1,4 +1,4 @@
-"""tools/build.py (mpy-cross build), tools/gen_package.py (package.json, freeze
+"""tools/flashing/build.py (mpy-cross build), tools/flashing/gen_package.py (package.json, freeze
 manifests) and the deploy planner, checked against the firmware tree as it is."""
 import json
 import os
@@ -9,9 +9,6 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import build  # noqa: E402
 import deploy  # noqa: E402
@@ -110,7 +107,7 @@ def test_rebuild_is_byte_identical_and_drops_stale_outputs(built, tmp_path):
 
 
 def test_unknown_board_fails_clearly(tmp_path):
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "build.py"), "--board", "nope",
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "build.py"), "--board", "nope",
                           "--out", str(tmp_path)], capture_output=True, text=True)
     assert res.returncode == 2
     assert "unknown board 'nope'" in res.stderr and "esp32_devkit" in res.stderr
@@ -132,13 +129,13 @@ def test_package_json_lists_every_firmware_file():
         pkg = json.load(f)
     assert pkg["deps"] == []
     targets = sorted(t for t, _u in pkg["urls"])
-    assert targets == firmware_files(), "package.json is stale: run python tools/gen_package.py"
+    assert targets == firmware_files(), "package.json is stale: run python tools/flashing/gen_package.py"
     for target, url in pkg["urls"]:
         assert url == "firmware/" + target and os.path.isfile(os.path.join(ROOT, url))
 
 
 def test_generated_files_are_current():
-    assert gen_package.stale() == [], "run python tools/gen_package.py"
+    assert gen_package.stale() == [], "run python tools/flashing/gen_package.py"
     for b in build.boards():
         man = os.path.join(ROOT, "boards", "freeze", b, "manifest.py")
         with open(man) as f:
@@ -197,7 +194,7 @@ def test_deploy_plan_makes_missing_folders_parents_first():
     assert copies == ["/a/b/c.mpy", "/a/d.mpy"]
 
 
-# ---- the shared codes: tools/inline_consts.py -----------------------------------------
+# ---- the shared codes: tools/flashing/inline_consts.py -----------------------------------------
 
 import ast  # noqa: E402
 

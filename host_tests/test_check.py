@@ -7,15 +7,12 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import check  # noqa: E402
 
 
 def test_make_check_is_clean():
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "check.py")], cwd=ROOT,
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "check", "check.py")], cwd=ROOT,
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout[-6000:] + res.stderr[-2000:]
     assert "pyright" in res.stdout and "0 errors" in res.stdout

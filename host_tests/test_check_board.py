@@ -1,4 +1,4 @@
-"""tools/check_board.py: every rule fires on a deliberately broken profile, naming the
+"""tools/flashing/check_board.py: every rule fires on a deliberately broken profile, naming the
 pin and the reason, and the real profiles pass."""
 import os
 import subprocess
@@ -155,7 +155,7 @@ def test_command_line(tmp_path):
         ' "reset": None, "power": None, "rotate": 0}\n'
         'BUTTONS = {"PREV": (32, "internal"), "NEXT": (6, "internal"), "OK": (25, "internal")}\n'
         'BUZZER = 25\nSHAKE = {"type": "mpu6050", "addr": 0x68, "pin": None}\nBATTERY = None\n')
-    tool = os.path.join(ROOT, "tools", "check_board.py")
+    tool = os.path.join(ROOT, "tools", "flashing", "check_board.py")
     r = subprocess.run([sys.executable, tool, str(bad)], capture_output=True, text=True)
     assert r.returncode == 1
     assert "GPIO6 (button NEXT, internal pull-up): connected to the SPI flash" in r.stdout

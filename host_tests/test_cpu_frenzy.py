@@ -512,4 +512,4 @@ def test_the_table_is_current():
         return
     import gen_frenzy_policy as G
     with open(G.OUT, "rb") as f:
-        assert f.read() == G.table_bytes(), "run tools/gen_frenzy_policy.py"
+        assert f.read() == G.table_bytes(), "run tools/gen/gen_frenzy_policy.py"

@@ -1,4 +1,4 @@
-"""tools/gen_shakeup_policy.py (CPython): the stored table is the solution of the
+"""tools/gen/gen_shakeup_policy.py (CPython): the stored table is the solution of the
 current rules (its Bellman residual), the solver's turn DP against an independent
 expectimax, the device's turn DP and worths against the solver's; self-play with
 Shake Up CPU seats on both interpreters."""
@@ -81,7 +81,7 @@ def test_device_worths_and_holds_match_the_solver():
 
 
 def test_hard_beats_normal_in_a_short_match():
-    # Not a figure (tools/cpu_shakeup_report.py has those): a sanity floor that a
+    # Not a figure (tools/cpu/cpu_shakeup_report.py has those): a sanity floor that a
     # broken table or DP would miss by far (HARD wins about 60 % of 10,000).
     t = open(G.OUT, "rb")
     won = 0
@@ -99,7 +99,7 @@ def test_hard_beats_normal_in_a_short_match():
 def test_selfplay_with_cpu_seats_on_both_interpreters():
     outs = []
     for interp in (sys.executable, micropython_bin()):
-        p = subprocess.run([interp, os.path.join(ROOT, "tools", "selfplay.py"), "--games", "3",
+        p = subprocess.run([interp, os.path.join(ROOT, "tools", "cpu", "selfplay.py"), "--games", "3",
                             "--policies", "cpu:hard,random,cpu:easy", "--seed", "5"],
                            cwd="/", capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, p.stderr
@@ -110,6 +110,6 @@ def test_selfplay_with_cpu_seats_on_both_interpreters():
     assert sum(out["wins"]) == 3
     for args in (["--policies", "cpu:hard,cpu:best"], ["--policies", "cpu:hard", "--players", "3"],
                  ["--policy", "greedy:300"]):
-        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "selfplay.py")] + args,
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "cpu", "selfplay.py")] + args,
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 2 and "usage" in p.stderr, (args, p.stderr)

@@ -1,19 +1,17 @@
-"""`make device-report PORT=...` (tools/device_report.py) against the emulated board:
+"""`make device-report PORT=...` (tools/bench/device_report.py) against the emulated board:
 a fresh flash, `make deploy`, then the report over mpremote. Every checkpoint's heap,
 the frame times by scene, the I2C clock and the flash's free blocks come back in the
 bench's table format, and the player's files are left as they were."""
 import os
 import subprocess
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import device_report  # noqa: E402
+import emu_control  # noqa: E402
+import emu_flash  # noqa: E402
 import emuboard  # noqa: E402
 
 # What an ESP32 prints (the shape of py/gc.c:1265-1290 at v1.28.0: the GC line with the
@@ -62,8 +60,8 @@ def test_device_report_on_the_emulated_board(tmp_path):
         assert res.returncode == 0, res.stdout + res.stderr
         # The deploy's reset boots the firmware: mpremote's Ctrl-C reaches it once it runs
         # (a person runs the report on a board that has booted, too).
-        emuboard.EmuControl(str(tmp_path / "ctl")).wait_ready(30)
-        before = emuboard.image_files(image)
+        emu_control.EmuControl(str(tmp_path / "ctl")).wait_ready(30)
+        before = emu_flash.image_files(image)
         res = subprocess.run(["make", "-s", "device-report", "PORT=" + b.port, "BOARD=sim",
                               "QUICK=1"], cwd=ROOT, capture_output=True, text=True,
                              timeout=300)
@@ -80,6 +78,6 @@ def test_device_report_on_the_emulated_board(tmp_path):
     assert "| 400000 Hz | 400000 Hz (boards/sim.py) |" in text, text
     assert " blocks of 4096 B (" in text, text
     # The report's own folder is gone; the deployed files are as they were.
-    after = emuboard.image_files(image)
+    after = emu_flash.image_files(image)
     assert not [p for p in after if p.startswith("/_report")], sorted(after)
     assert {p: after[p] for p in before} == before

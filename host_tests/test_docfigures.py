@@ -1,21 +1,19 @@
 """The docs say what the code does: the figures generated into them are current
-(tools/docfigures.py), CHANGELOG.md's newest entry is the version the firmware says,
+(tools/gen/docfigures.py), CHANGELOG.md's newest entry is the version the firmware says,
 and `make help` names what the Makefile does (`make wiring` writes the PNGs it says)."""
 import os
 import re
 import subprocess
-import sys
 
 from conftest import ROOT
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build  # noqa: E402
 import docfigures  # noqa: E402
 
 
 def test_the_figures_in_the_docs_are_current():
     bad = docfigures.stale()
-    assert bad == [], "\n".join("%s: %s" % b for b in bad) + "\nrun python tools/docfigures.py"
+    assert bad == [], "\n".join("%s: %s" % b for b in bad) + "\nrun python tools/gen/docfigures.py"
     names = {(rel, name) for rel, name, _arg in docfigures.figures()}
     assert ("docs/building.md", "build") in names  # the build's files and bytes
     assert ("docs/building-frozen.md", "freeze-boards") in names

@@ -7,14 +7,10 @@ lower case, with everything but letters, digits, '_', '-' and spaces dropped and
 turned into '-'; a repeated heading gets -1, -2, ..."""
 import os
 import re
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 README_MAX_LINES = 200
 

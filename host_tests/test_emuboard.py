@@ -1,4 +1,4 @@
-"""End to end, all through the real mpremote: a fresh emulated board (tools/emuboard.py),
+"""End to end, all through the real mpremote: a fresh emulated board (tools/emuboard/emuboard.py),
 `make deploy`, the firmware boots from .mpy files, a test plays into Shake Up by buttons
 and a shake and reads the dice off the emulated OLED; deploys again copy nothing and
 leave no stale .py.
@@ -16,12 +16,10 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
 PY = sys.executable
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
-import emuboard  # noqa: E402
+import emu_control  # noqa: E402
+import emu_flash  # noqa: E402
 
 BOARD = "sim"
 W, H = 128, 64
@@ -89,14 +87,14 @@ def die_tpl(v, inv):
 # ---- the board -------------------------------------------------------------------
 
 class Board:
-    """tools/emuboard.py as a child process on a fresh flash image."""
+    """tools/emuboard/emuboard.py as a child process on a fresh flash image."""
 
     def __init__(self, tmp):
         self.image = str(tmp / "flash.img")
         self.ctl_dir = str(tmp / "ctl")
         self.log = str(tmp / "serial.log")
         self.proc = subprocess.Popen(
-            [PY, os.path.join(TOOLS, "emuboard.py"), "--image", self.image,
+            [PY, os.path.join(ROOT, "tools", "emuboard", "emuboard.py"), "--image", self.image,
              "--ctl", self.ctl_dir, "--log", self.log, "--exit-on-eof"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
             start_new_session=True)
@@ -111,7 +109,7 @@ class Board:
             if line.startswith("CTL "):
                 break
         assert self.port, "emuboard did not start"
-        self.ctl = emuboard.EmuControl(self.ctl_dir)
+        self.ctl = emu_control.EmuControl(self.ctl_dir)
 
     def close(self):
         self.proc.stdin.close()
@@ -180,7 +178,7 @@ def changed(before, after):
 
 
 def device_files(board):
-    return emuboard.image_files(board.image)
+    return emu_flash.image_files(board.image)
 
 
 def check_boots_from_mpy(board):
@@ -199,7 +197,7 @@ def check_menu_on_oled(board):
     # (six rows fit: with CONTINUE after a game, STATS is scrolled below)
     for item in ("FARKLE FRENZY", "SETTINGS", "HOW TO PLAY"):
         assert find(fr, text_tpl(item)), "menu item %s not on the OLED:\n%s" % (
-            item, emuboard.frame_to_text(board.ctl.frame()))
+            item, emu_control.frame_to_text(board.ctl.frame()))
 
 
 def play_to_rolled_dice(board):
@@ -232,7 +230,7 @@ def play_to_rolled_dice(board):
             time.sleep(0.3)
         else:
             c.tap("OK")  # a roll-off result or a message
-    raise AssertionError("no dice on the table:\n%s" % emuboard.frame_to_text(c.frame()))
+    raise AssertionError("no dice on the table:\n%s" % emu_control.frame_to_text(c.frame()))
 
 
 def check_dice_on_oled(board):
@@ -248,7 +246,7 @@ def check_dice_on_oled(board):
     faces = [v for _x, v in sorted(seen)]
     print("dice in the game %r, found on the OLED %r" % (dice, faces))
     assert faces == dice, "dice on the OLED %r, in the game %r\n%s" % (
-        faces, dice, emuboard.frame_to_text(c.frame()))
+        faces, dice, emu_control.frame_to_text(c.frame()))
 
 
 def test_deploy_boot_play_redeploy(board):

@@ -7,10 +7,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
+import emu_flash  # noqa: E402
+import emu_process  # noqa: E402
 import emuboard  # noqa: E402
 import flash_layout  # noqa: E402
 
@@ -31,8 +30,8 @@ def test_flash_layout_heap_and_hidden_folders(tmp_path):
                              "print('ROOT', sorted(os.listdir('/')))", "+", "ls", ":")
         assert code == 0, out
     free = int(out.split("FREE ")[1].split()[0])
-    mp = emuboard.micropython_bin()
-    share = emuboard.share_bytes(emuboard.default_heap(mp), mp)
+    mp = emu_process.micropython_bin()
+    share = emu_process.share_bytes(emu_process.default_heap(mp), mp)
     # The firmware sees the ESP32's heap (plus the emulation's room: its share), not the
     # interpreter's megabytes.
     assert 0.85 * share < free <= share, (free, share)
@@ -47,7 +46,7 @@ def test_flash_layout_heap_and_hidden_folders(tmp_path):
     assert rows == flash_layout.stock_table("esp32", 4)
     assert flash_layout.vfs_region(rows, len(data)) == (0x200000, 0x200000)
     assert data[:0x8000] == b"\xff" * 0x8000  # nothing written outside table and vfs
-    assert emuboard.image_files(flash) == {"/note.txt": b"on flash"}
+    assert emu_flash.image_files(flash) == {"/note.txt": b"on flash"}
 
 
 def test_mpremote_mount_runs_code_from_the_host_folder(tmp_path):

@@ -17,13 +17,10 @@ Goals not met yet are in OPEN with the estimate recorded then (ms) plus the marg
 test fails when one gets worse and when it starts to pass (then delete its entry).
 """
 import os
-import sys
 
 import pytest
 from conftest import ROOT, micropython_bin
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import frame_model  # noqa: E402
 import mp32  # noqa: E402
 
@@ -90,7 +87,7 @@ def test_ratio_is_plausible(estimates):
 
 
 def test_frame_build_keeps_the_tools_off_the_heap(tmp_path):
-    """The frame model's build (tools/mp32.py --frame) has the bench's tools frozen in:
+    """The frame model's build (tools/bench/mp32.py --frame) has the bench's tools frozen in:
     they import with no tools folder on the path, and their code is not on the heap a
     collection marks (the gauge's build, loading them from files, holds it there)."""
     frame = mp32.binary(frame=True)

@@ -11,7 +11,7 @@ from system import store
 
 def _exists(module):
     """Whether firmware/ holds the module (paths from the repository's root: the
-    working directory of pytest and of tools/mptest.py)."""
+    working directory of pytest and of tools/check/mptest.py)."""
     try:
         open("firmware/" + module.replace(".", "/") + ".py").close()
         return True

@@ -1,4 +1,4 @@
-"""The heap model (tools/mp32.py --heap: the 32-bit unix port with the ESP32's split
+"""The heap model (tools/bench/mp32.py --heap: the 32-bit unix port with the ESP32's split
 heap, tools/heapmodel/) and the firmware's hold on the heap's growth (firmware/system/heap.py).
 
 Run with the device's first area (-X heapsize=56k) and the one-growth ESP-IDF heap
@@ -14,17 +14,16 @@ import sys
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import mp32  # noqa: E402
 
-ONE_GROWTH = 114704  # tools/bench.py ONE_GROWTH: 56 KB + 57,360 bytes
+ONE_GROWTH = 114704  # tools/bench/bench.py ONE_GROWTH: 56 KB + 57,360 bytes
 
 
 @pytest.fixture(scope="module")
 def model():
     b = mp32.binary(heap=True)
     if b is None:
-        pytest.skip("no heap model (tools/mp32.py --heap)")
+        pytest.skip("no heap model (tools/bench/mp32.py --heap)")
     return b
 
 
@@ -136,7 +135,7 @@ WIFI = (
 
 
 def test_wifi_takes_its_share_after_the_growth(model, tmp_path):
-    """The device's order: the App holds the heap's growth at boot, a LINK GAME starts
+    """The device's order: main.py holds the heap's growth at boot, a LINK GAME starts
     Wi-Fi later (esp_wifi_init at the first network.WLAN): Wi-Fi gets what the growth
     left. One growth + Wi-Fi's share is enough; a byte less and the radio does not
     start (ESP_ERR_NO_MEM, an OSError the lobby turns into THE RADIO DID NOT START),

@@ -1,4 +1,4 @@
-"""tools/image.py: the LittleFS image of the build, where it goes in flash, and that the
+"""tools/flashing/image.py: the LittleFS image of the build, where it goes in flash, and that the
 unix port mounts it with vfs.VfsLfs2 and boots main.py from it."""
 import hashlib
 import os
@@ -11,10 +11,8 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
+import emu_control  # noqa: E402
 import emuboard  # noqa: E402
 import image  # noqa: E402
 
@@ -95,7 +93,7 @@ def test_main_py_boots_from_the_image(img, tmp_path):
     shutil.copyfile(img[0], path)
     ctl = str(tmp_path / "ctl")
     with emuboard.EmuBoard(image=path, ctl_dir=ctl, log=str(tmp_path / "serial.log")):
-        c = emuboard.EmuControl(ctl)
+        c = emu_control.EmuControl(ctl)
         c.wait_ready(30)
         end = time.monotonic() + 20
         name = None
@@ -155,7 +153,7 @@ def test_partition_table_from_the_firmware_wins(tmp_path):
 def test_flash_command_is_esptool_v5_syntax(tmp_path):
     fw = str(tmp_path / "fw.bin")
     fake_firmware(fw, "esp32", BASE + [("factory", 0, 0, 0x10000, 0x1F0000)])
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "image.py"), "--board", BOARD,
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "image.py"), "--board", BOARD,
                           "--flash", "--dry-run", "--port", "/dev/nonexistent-port",
                           "--firmware", fw, "--flash-mb", "4", "--out", str(tmp_path / "v.img")],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -218,7 +216,7 @@ print('CORE', core.dice.__file__)
 
 def stock_boot(tmp_path, flash):
     script = tmp_path / "stock_boot.py"
-    script.write_text(STOCK_BOOT % {"tools": TOOLS, "flash": flash})
+    script.write_text(STOCK_BOOT % {"tools": os.path.join(ROOT, "tools", "flashing"), "flash": flash})
     res = subprocess.run([micropython_bin(), str(script)], capture_output=True, text=True, timeout=60)
     return res.returncode, res.stdout + res.stderr
 
@@ -259,7 +257,7 @@ def test_make_flash_layout_boots(tmp_path, table, flash_mb):
     fw = str(tmp_path / "fw.bin")
     fake_firmware(fw, "esp32", rows)
     vimg = str(tmp_path / "v.img")
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "image.py"), "--board", BOARD,
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "image.py"), "--board", BOARD,
                           "--flash", "--dry-run", "--port", "PORT", "--firmware", fw,
                           "--flash-mb", str(flash_mb), "--out", vimg],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -303,7 +301,7 @@ def test_release_merges_firmware_and_image_into_one_file(tmp_path):
     fw = str(tmp_path / "ESP32_GENERIC-made-up-v1.28.0.bin")
     fake_firmware(fw, "esp32", image.fl.TABLES["4MiBplus"])
     out = str(tmp_path / "rel")
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "release.py"), "--board", BOARD,
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "release.py"), "--board", BOARD,
                           "--firmware", fw, "--out", out], capture_output=True, text=True,
                          timeout=180, cwd=ROOT)
     assert res.returncode == 0, res.stdout + res.stderr

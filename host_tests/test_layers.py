@@ -15,19 +15,15 @@ Layers, imports going one way:
   heap): imports any of them, and the board profile.
 
 No cycles. A `from M import NAME` that takes only consts of M is a compile-time code
-reference (tools/inline_consts.py turns it into the importer's private const: the device
+reference (tools/flashing/inline_consts.py turns it into the importer's private const: the device
 never runs it), so it is checked against the layers but is no edge of the run-time
 graph; every other import is.
 """
 import ast
 import os
-import sys
 
 from conftest import ROOT
 
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import build  # noqa: E402
 import inline_consts  # noqa: E402

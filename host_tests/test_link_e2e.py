@@ -8,15 +8,13 @@ mid-round and started again takes its seat back; a host killed and started again
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
 from conftest import ROOT, micropython_bin
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import sim_build  # noqa: E402
+import sim_build
 
 _BUILD = []
 

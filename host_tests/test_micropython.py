@@ -1,7 +1,7 @@
 """Runs the portable test modules again under the real MicroPython unix port.
 
 A module is portable when its first line is '# portable: runs under MicroPython too'.
-Such modules use plain asserts and no pytest features, so tools/mptest.py can run them.
+Such modules use plain asserts and no pytest features, so tools/check/mptest.py can run them.
 """
 import os
 import subprocess
@@ -27,7 +27,7 @@ def _portable():
 @pytest.mark.parametrize("name", _portable())
 def test_under_micropython(name):
     proc = subprocess.run(
-        [micropython_bin(), "-X", "heapsize=8m", "tools/mptest.py", "host_tests/" + name],
+        [micropython_bin(), "-X", "heapsize=8m", "tools/check/mptest.py", "host_tests/" + name],
         cwd=ROOT, capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

@@ -12,10 +12,9 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
+import emu_control  # noqa: E402
+import emu_flash  # noqa: E402
 import emuboard  # noqa: E402
 
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
@@ -41,7 +40,7 @@ def test_one_mip_command_per_board_boots(tmp_path):
             assert res.returncode == 0, res.stdout + res.stderr
             assert "Installing: //board.py" in res.stdout and "Installing: //main.py" in res.stdout
             b.reset()
-            c = emuboard.EmuControl(ctl)
+            c = emu_control.EmuControl(ctl)
             c.wait_ready(30)
             end = time.monotonic() + 30
             name = None
@@ -55,7 +54,7 @@ def test_one_mip_command_per_board_boots(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
-    files = emuboard.image_files(flash)
+    files = emu_flash.image_files(flash)
     with open(os.path.join(ROOT, "package-%s.json" % BOARD)) as f:
         want = {"/" + dev for dev, _src in json.load(f)["urls"]}
     assert want <= set(files) and not any(p.startswith("/lib/") for p in files)

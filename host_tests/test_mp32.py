@@ -1,17 +1,14 @@
-"""tools/mp32.py's bookkeeping around the 32-bit build (the make itself is stood in for:
+"""tools/bench/mp32.py's bookkeeping around the 32-bit build (the make itself is stood in for:
 the real build is the bench's and the frame model's, tested there): it builds on first
 use and when the source changes, one process at a time, and says so first, so that
 `make emuboard` is not silent for the minute it takes."""
 import os
-import sys
 import threading
 import time
 
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import emuboard  # noqa: E402
+import emu_process  # noqa: E402
 import mp32  # noqa: E402
 
 
@@ -86,10 +83,10 @@ def test_the_log_is_told_before_the_build_and_only_then(fake):
 
 def test_emuboard_says_what_it_waits_for(fake, capsys):
     _src, calls = fake
-    assert emuboard.micropython_bin() == mp32.BIN
+    assert emu_process.micropython_bin() == mp32.BIN
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("emuboard: building the 32-bit MicroPython unix port"), err
     assert err[1].startswith("emuboard: built "), err
-    assert emuboard.micropython_bin() == mp32.BIN
+    assert emu_process.micropython_bin() == mp32.BIN
     assert capsys.readouterr().err == ""  # the second start is quiet
     assert calls == [False]

@@ -602,7 +602,7 @@ def test_part4_four_normals_win_fair_shares():
     # 800 seeded games of four NORMALs (make cpu-report plays 10,000): each seat wins
     # within 0.05 of 1/4 (3.6 standard errors). Before, seat 0 won 0.170 and seat 3
     # 0.341 of 10,000.
-    sys.path.insert(0, "tools")
+    sys.path.insert(0, "tools/cpu")
     import selfplay
     out = selfplay.play_shakeup({"policies": "cpu:normal,cpu:normal,cpu:normal,cpu:normal",
                                  "games": 800, "seed": 7})

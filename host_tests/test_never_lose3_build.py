@@ -1,5 +1,5 @@
 """Issue 30, part 1, on the compiled build as deployed: the sim board's build
-(tools/build.py: .mpy files, board.mpy, data/) in a folder that tools/emuboard.py makes
+(tools/flashing/build.py: .mpy files, board.mpy, data/) in a folder that tools/emuboard/emuboard.py makes
 the board's filesystem, the MicroPython unix port behind it booting boot.py and
 main.py, machine.reset() a hard reset into a fresh interpreter (a real boot).
 
@@ -16,13 +16,10 @@ import time
 
 import pytest
 
-from conftest import ROOT
 
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import build  # noqa: E402
+import emu_control  # noqa: E402
 import emuboard  # noqa: E402
 from core import games  # noqa: E402
 
@@ -61,7 +58,7 @@ def run_case(built, kind, damage, work, seconds=25.0):
     screens = set()
     with emuboard.EmuBoard(fs_dir=fs, ctl_dir=os.path.join(work, "ctl"),
                            log=os.path.join(work, "serial.log")) as b:
-        c = emuboard.EmuControl(os.path.join(work, "ctl"))
+        c = emu_control.EmuControl(os.path.join(work, "ctl"))
         c.wait_ready(30)
         end = time.monotonic() + 20
         while c.eval("app.screen.NAME") != "'menu'" and time.monotonic() < end:

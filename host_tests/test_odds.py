@@ -38,6 +38,6 @@ def test_bad_arguments():
 
 
 def test_generated_file_is_current():
-    proc = subprocess.run([sys.executable, "tools/gen_odds.py", "--check"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "tools/gen/gen_odds.py", "--check"], cwd=ROOT,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr

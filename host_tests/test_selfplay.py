@@ -1,4 +1,4 @@
-"""tools/selfplay.py under CPython and the MicroPython unix port: same seed, same JSON."""
+"""tools/cpu/selfplay.py under CPython and the MicroPython unix port: same seed, same JSON."""
 import json
 import os
 import subprocess
@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT, micropython_bin
 
-SCRIPT = os.path.join("tools", "selfplay.py")
+SCRIPT = os.path.join("tools", "cpu", "selfplay.py")
 
 
 def _run(interp, *args, cwd=ROOT):

@@ -1,6 +1,6 @@
-"""The terminal simulator (tools/sim.py) driven through a pseudo-terminal.
+"""The terminal simulator (tools/simulator/sim.py) driven through a pseudo-terminal.
 
-The test starts `tools/sim.py` on a pty with a fixed window size, sends keys, keeps a
+The test starts `tools/simulator/sim.py` on a pty with a fixed window size, sends keys, keeps a
 small terminal emulator of what it printed, reads the OLED picture back out of the
 half-block text and compares it with the frames the firmware produced (--trace).
 """
@@ -19,14 +19,13 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import sim_render  # noqa: E402
 
 SIM_ROOT = os.environ.get("SIM_TEST_ROOT") or ROOT
 
 
 class Screen:
-    """Just enough of a VT100 for what tools/sim.py prints."""
+    """Just enough of a VT100 for what tools/simulator/sim.py prints."""
 
     def __init__(self, cols, rows):
         self.cols, self.rows = cols, rows
@@ -117,7 +116,7 @@ class PtySim:
         e.pop("LC_ALL", None)
         e.pop("LC_CTYPE", None)
         e.update(env or {})
-        cmd = [sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--root", SIM_ROOT,
+        cmd = [sys.executable, os.path.join(ROOT, "tools", "simulator", "sim.py"), "--root", SIM_ROOT,
                "--fs", self.fs, "--trace", self.trace] + list(extra)
         self.proc = subprocess.Popen(cmd, stdin=self.slave, stdout=self.slave,
                                      stderr=self.slave, env=e, start_new_session=True,
@@ -229,7 +228,7 @@ def wait_exit(sim, timeout=10):
 
 # ---- pure parts: rendering, keys, button timing -------------------------------------
 
-import sim  # noqa: E402  (tools/sim.py)
+import sim  # noqa: E402  (tools/simulator/sim.py)
 
 
 def _pattern(w, h):
@@ -520,8 +519,8 @@ def test_the_build_is_redone_only_when_a_source_changed(tmp_path):
                     ignore=shutil.ignore_patterns("__pycache__", "*.mpy"))
     shutil.copytree(os.path.join(SIM_ROOT, "boards"), root / "boards",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "tools").mkdir()
-    shutil.copy(os.path.join(SIM_ROOT, "tools", "build.py"), root / "tools" / "build.py")
+    (root / "tools" / "flashing").mkdir(parents=True)
+    shutil.copy(os.path.join(SIM_ROOT, "tools", "flashing", "build.py"), root / "tools" / "flashing" / "build.py")
     first, built, held = sim_build.ensure_build(str(root), "sim", hold=True)
     assert built and os.path.isfile(os.path.join(first, "app.mpy"))
     assert sim_build.ensure_build(str(root), "sim") == (first, False), "up to date"
@@ -574,7 +573,7 @@ def test_locale_detection():
 
 # ---- screenshots and the window -----------------------------------------------------
 
-import screens  # noqa: E402  (tools/screens.py)
+import screens  # noqa: E402  (tools/simulator/screens.py)
 
 
 def _png_pixels(path, w, h, scale, offset):
@@ -683,7 +682,7 @@ def test_window_draws_the_oled_and_takes_clicks(tmp_path, monkeypatch):
 def test_window_click_on_shake_shakes_like_a_tap_of_s():
     # Window mode: holds of 0.10 and 0.15 s did nothing (a click lasts about 0.1 s),
     # 0.20 s shook: the shake ended at the release, before the detector's ~1/4 s.
-    # The window's SHAKE button calls these two (tools/sim_window.py).
+    # The window's SHAKE button calls these two (tools/simulator/sim_window.py).
     for hold in (0.1, 0.15):
         sent = []
         c = sim.Controls(sent.append)

@@ -1,4 +1,4 @@
-"""`make sim LINK=3` (tools/sim.py --link 3): the handheld on the terminal and two more
+"""`make sim LINK=3` (tools/simulator/sim.py --link 3): the handheld on the terminal and two more
 in the background, played by tools/sim/link_pilot.py, which join the host the person
 opens: the lobby on the terminal shows all three."""
 import os

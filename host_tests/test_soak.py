@@ -1,5 +1,5 @@
 """Soak: 100,000 random button and shake events on the firmware as deployed (.mpy from
-tools/build.py) under the MicroPython unix port with a small heap: no exception, and the
+tools/flashing/build.py) under the MicroPython unix port with a small heap: no exception, and the
 heap in use after gc.collect() does not grow over the run.
 
 host_tests/cut_driver.py (mode soak) prints `M events mem_alloc screen modules` every
@@ -32,7 +32,7 @@ TOLERANCE = 3072
 
 def _build(tmp_path):
     out = str(tmp_path / "build")
-    subprocess.run([sys.executable, "tools/build.py", "--board", "sim", "--out", out,
+    subprocess.run([sys.executable, "tools/flashing/build.py", "--board", "sim", "--out", out,
                     "--quiet"], cwd=ROOT, check=True, timeout=300)
     return os.path.join(out, "sim")
 

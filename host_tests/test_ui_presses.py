@@ -1,7 +1,7 @@
 # portable: runs under MicroPython too
 """Fewer presses per Frenzy turn (issue 18's "Done when"): presses that are not choices
 are cut, no choice nor what a player needs to know is taken away. Driven through the
-App by buttons and shakes; tools/presses.py counts a scripted game's presses per turn."""
+App by buttons and shakes; tools/simulator/presses.py counts a scripted game's presses per turn."""
 import ui_rig
 from ui_rig import faces as _faces, scripted as _rig
 from core import frenzy as fz
@@ -273,7 +273,7 @@ def test_shakeup_move_with_one_level_takes_one_press_at_most():
 
 
 def test_shakeup_turn_takes_at_most_7_presses_on_average():
-    # tools/presses.py's scripted two-player games (the same seeds as its table).
+    # tools/simulator/presses.py's scripted two-player games (the same seeds as its table).
     try:
         import presses
     except ImportError:

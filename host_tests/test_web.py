@@ -20,7 +20,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import threading
 
 import pytest
@@ -51,7 +50,6 @@ if _WHY and os.environ.get("CI") != "true":  # one line for the whole module
 def report(tmp_path_factory):
     if _WHY:
         pytest.fail("web: %s: CI must run the browser tests" % _WHY)
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     import web_build
     import web_plans
     tmp = tmp_path_factory.mktemp("web")
@@ -168,9 +166,8 @@ def test_no_console_errors(report):
 
 
 def test_the_site_carries_the_device_build_unmodified(tmp_path):
-    """build/web's fw/ is tools/build.py's DevKit build byte for byte, and bundle.bin (what
+    """build/web's fw/ is tools/flashing/build.py's DevKit build byte for byte, and bundle.bin (what
     the page fetches) holds exactly those bytes."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     import build
     import web_build
     site = str(tmp_path / "site")

@@ -1,4 +1,4 @@
-"""tools/wiring.py: a diagram per board profile whose wires are the profile's pins; the
+"""tools/flashing/wiring.py: a diagram per board profile whose wires are the profile's pins; the
 committed SVGs are current; the PNG renders the same drawing."""
 import os
 import re
@@ -6,15 +6,12 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(ROOT, "tools")
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
 import wiring  # noqa: E402
 
 
 def test_committed_svgs_are_current():
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "wiring.py"), "--check"],
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "wiring.py"), "--check"],
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert res.returncode == 0, res.stdout + res.stderr
     assert sorted(os.listdir(wiring.SVG_DIR)) == sorted(b + ".svg" for b in wiring.hardware_boards())
@@ -46,7 +43,7 @@ def test_onboard_parts_get_no_wires():
 def test_png_renders(tmp_path):
     from PIL import Image
 
-    res = subprocess.run([sys.executable, os.path.join(TOOLS, "wiring.py"), "--png", "--out",
+    res = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flashing", "wiring.py"), "--png", "--out",
                           str(tmp_path), "lolin32_oled"], capture_output=True, text=True,
                          timeout=60, cwd=ROOT)
     assert res.returncode == 0, res.stderr

@@ -1,7 +1,7 @@
 // Pocket Dice in a browser: the handheld's firmware, unmodified, on MicroPython's
 // WebAssembly port (@micropython/micropython-webassembly-pyscript 1.28.0-6, the
 // firmware's MicroPython: web/package.json pins it). This file is the page's half: it
-// loads the port, writes the compiled firmware (tools/build.py's device layout), the
+// loads the port, writes the compiled firmware (tools/flashing/build.py's device layout), the
 // simulator's stand-ins and the saved files into the port's filesystem, then runs
 // web/webrun.py once a frame and turns its messages (tools/sim/simrun.py's stream) into
 // the canvas, the buzzer's tone and the saves kept in IndexedDB.

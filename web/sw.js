@@ -1,5 +1,5 @@
 // The page's offline copy: every file it loads, cached when the page is first opened
-// (bundle.bin holds the firmware and the stand-ins; tools/web_build.py writes the version
+// (bundle.bin holds the firmware and the stand-ins; tools/web/web_build.py writes the version
 // below, a hash of the site),
 // then served from the cache first, so the page starts with the network off.
 const VERSION = "__VERSION__";

@@ -2,10 +2,10 @@
 port (@micropython/micropython-webassembly-pyscript 1.28.0-6, web/package.json).
 
 The page writes into the port's filesystem (Emscripten MEMFS) the firmware's compiled
-build as the device gets it (tools/build.py: /fw, board.mpy the DevKit profile), the
+build as the device gets it (tools/flashing/build.py: /fw, board.mpy the DevKit profile), the
 simulator's stand-ins (/tools/sim: machine, oled_model, accel_model, simrun) and the
 saved files (/data, kept in the browser's IndexedDB by the page), then imports this
-module. Like tools/sim.py it is a front end of tools/sim/simrun.py's Runner, which boots
+module. Like tools/simulator/sim.py it is a front end of tools/sim/simrun.py's Runner, which boots
 the firmware as main.py does (the crash guard, then the App) and steps it: the page
 calls tick(now) once a frame with its clock, and gets back simrun's message stream
 (F frames, S screens, T buzzer tones, D panel on/dimmed, Z deep sleep, C crash), which

@@ -4,7 +4,7 @@ bounded steps for an interface that spreads the work over frames. skill 0 EASY,
 1 NORMAL, 2 HARD. Pure: the caller injects what it needs.
 - `rng(n) -> bytes` (e.g. core.seeded.Seeded): EASY's and NORMAL's variety; without
   it they play the same way every time. HARD never uses it.
-- `table`: HARD's table, data/frenzy_round.bin (written by tools/gen_frenzy_policy.py),
+- `table`: HARD's table, data/frenzy_round.bin (written by tools/gen/gen_frenzy_policy.py),
   a binary file opened by the caller (open_table()) or any object with seek() and
   read(); HARD needs it. It stays in flash: each value is one seek and a 2-byte read.
 
@@ -13,7 +13,7 @@ the Common Die, the score sheet and who plays this round; in Lockstep also the
 others' progress in this round (the device passes from player to player every
 roll). In Relay nothing of the others' current round. It never looks at dice to come.
 
-HARD maximises the expected round score exactly. tools/gen_frenzy_policy.py solves,
+HARD maximises the expected round score exactly. tools/gen/gen_frenzy_policy.py solves,
 on the host, V(n, u, T): the expected round score from deciding with n dice to roll
 next, the Common Die's number still counting in this set (u) and the running total T,
 over every roll and every take (fills and five dice again, the 2X and WILD faces
@@ -81,7 +81,7 @@ _E_STOP = b"\x06\x06\x07\x0a\x0e\x14"
 _POP = bytes(bin(m).count("1") for m in range(32))
 _HEAD = const(40)  # header bytes per (three-1s option, number): 10 rows of 4
 _MAXQ = const(16000)  # no gain or value in the table is near 4000 points (quarter points)
-# Work per think() step (each well under 10 ms on an ESP32 at 160 MHz; see tools/cpu_report.py):
+# Work per think() step (each well under 10 ms on an ESP32 at 160 MHz; see tools/cpu/cpu_report.py):
 _BATCH = const(4)  # selections HARD values per step (EASY and NORMAL: 4 times as many)
 _MASKS = const(8)  # masks of the rolled dice scored per step (a take's, a WILD's)
 
@@ -106,7 +106,7 @@ def think(game, skill, rng=None, table=None):
     """choose() in bounded steps, for an interface that thinks between frames: a
     generator that yields None after each step (the WILD's scoring pass in parts and
     each value tried; a take's selections and each batch of them valued), then the
-    decision; every step well under 10 ms on an ESP32 at 160 MHz (tools/cpu_report.py).
+    decision; every step well under 10 ms on an ESP32 at 160 MHz (tools/cpu/cpu_report.py).
     Drive it with a time budget per frame: next() until the decision comes or the
     frame's share for thinking is used. Nothing is read from the game until the
     first next()."""

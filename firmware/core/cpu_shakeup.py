@@ -6,7 +6,7 @@ interface that spreads the work over frames. Pure: the caller injects what it ne
 - `rng(n) -> bytes` (e.g. core.seeded.Seeded, os.urandom): the only source of
   variety (EASY's slips); never the game's dice. None: no variety.
 - `table`: the solved 2-player table, a binary file opened by the caller (data/
-  shakeup2.bin, written by tools/gen_shakeup_policy.py; open_table()) or any object
+  shakeup2.bin, written by tools/gen/gen_shakeup_policy.py; open_table()) or any object
   with seek() and read(); HARD needs it. The table stays in flash: each lookup is one seek and
   a 2-byte read.
 - `memo`: None on the device; self-play passes a dict (see think()).
@@ -114,7 +114,7 @@ def lookup(table, spots, mover, opponent):
 _T = None
 _START = b"\x00\x01\x07\x1c\x54\xd2"  # where each size begins in _T[4]; 210 at the end
 _POW6 = (1, 6, 36, 216, 1296)
-# Work per think() step (each well under 10 ms on an ESP32 at 160 MHz; see tools/cpu_report.py):
+# Work per think() step (each well under 10 ms on an ESP32 at 160 MHz; see tools/cpu/cpu_report.py):
 _PER_BUILD = const(2)   # multisets (or pawn placements) a build step makes
 _PER_SUM = const(40)    # entries a step of the last shake's DP sums
 _PER_HOLD = const(48)   # multisets a step of a hold's DP visits
@@ -582,7 +582,7 @@ def think(game, skill, rng=None, table=None, memo=None):
     generator that yields None after each step (building the turn DP's tables, once
     per import, in parts, unless prepare() made them; HARD's worths, a step per move or penalty tried; the last
     shake's DP and each hold's DP after shake 1, in parts), then the decision; every
-    step well under 10 ms on an ESP32 at 160 MHz (tools/cpu_report.py). Drive it with a
+    step well under 10 ms on an ESP32 at 160 MHz (tools/cpu/cpu_report.py). Drive it with a
     time budget per frame: next() until the decision comes or the frame's share for
     thinking is used. Nothing is read from the game until the first next().
     memo: None (the device), or a dict that keeps each position's worths and DPs

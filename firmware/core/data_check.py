@@ -1,7 +1,7 @@
 """HARD's tables proven good at open (core.data's hard_table and state): loaded only
 for the check, and let go after it (the CPU's turn, the setup's screens leaving).
 
-Each table's generator (tools/gen_*_policy.py, tools/generated.seal) ends it with a
+Each table's generator (tools/gen/gen_*_policy.py, tools/gen/generated.py seal) ends it with a
 12-byte trailer: b"PDTB", the length of what comes before it and the Adler-32 of those
 bytes (uint32 little-endian each). A file whose size, trailer and check value do not
 agree (an interrupted copy; an empty, truncated, garbage or 0xFF-filled file) is not

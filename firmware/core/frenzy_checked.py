@@ -1,6 +1,6 @@
 """Farkle Frenzy's scoring with checked arguments, for tests and tools: `score`,
 `is_farkle`, `selections` (ValueError on bad arguments), over core.frenzy_score's
-unchecked functions, which the game calls. Host only (tools/build.py HOST_ONLY): the
+unchecked functions, which the game calls. Host only (tools/flashing/build.py HOST_ONLY): the
 device never checks a roll it made itself.
 """
 from core.frenzy_score import farkle_of, ones_table, score_key, selections_of

@@ -46,7 +46,7 @@ READ_CHAR_MS = const(30)
 ACK_MS = const(1600)   # a CPU's result, move or Farkle on screen before play goes on
 _LOOK_MS = const(700)   # the dice or choices on screen before the first pick
 # Thinking's share of a 33 ms frame: the steps start while less than this is used, and
-# a step takes at most ~7 ms on an ESP32 (tools/cpu_report.py --part time), so a frame
+# a step takes at most ~7 ms on an ESP32 (tools/cpu/cpu_report.py --part time), so a frame
 # that thinks (drawing nothing: ~3 ms) stays under 12 + 7 + 3 = 22 ms, with room for a
 # collection. A decision of 420 ms (HARD after shake 1, at the slow bound) takes 35
 # frames, 1.2 s; the host does it in the first frame.

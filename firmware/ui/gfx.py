@@ -48,7 +48,7 @@ _PIP_AT = b"\x00\x20\x01\x21\x02\x22\x11"
 def bind(fb, buf):
     """Text on `fb` is drawn straight into `buf`, its bytes (a 128-wide MONO_VLSB
     framebuf: the display's): a glyph column is one or two byte operations instead of
-    a fill_rect per run of pixels, about 3x less time a character (tools/bench.py,
+    a fill_rect per run of pixels, about 3x less time a character (tools/bench/bench.py,
     the frame model). Same pixels: host_tests/test_gfx.py."""
     _target[0] = fb
     _target[1] = buf

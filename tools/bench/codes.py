@@ -1,6 +1,6 @@
 """The firmware's codes (phases, views, items...) for the bench's players, read on the host.
 
-    python tools/bench/codes.py [OUT]      (tools/bench.py runs it; OUT: build/bench/fw_codes.py)
+    python tools/bench/codes.py [OUT]      (tools/bench/bench.py runs it; OUT: build/bench/fw_codes.py)
 
 The players that run under MicroPython (tools/bench/pilot.py, the frame measurements)
 need the firmware's codes, but the firmware keeps them as `NAME = const(...)` at module

@@ -3,7 +3,7 @@
     estimate = compute here x (pystone score here / pystone score on an ESP32) + bus time
 
 - compute here: App.step() on the MicroPython unix port (32-bit: the gauge's build with
-  the bench's tools frozen in, tools/mp32.py --frame, so that a collection marks the
+  the bench's tools frozen in, tools/bench/mp32.py --frame, so that a collection marks the
   firmware's heap and not the tools' code, as on the device; the 64-bit port where it
   is missing), timed by tools/bench/frametime.py over whole games (the
   pilot's scripted games, a Continue, the monkey's random play) on stand-in devices,
@@ -106,11 +106,11 @@ def prepare(source):
 
 HEAP = "256k"  # the firmware's 64 KB, the pilot's objects and room: a collection's sweep
 # runs over all of it (on the device, about 110 KB: errs slow)
-FRAMES = 6000  # random play's length (tools/bench.py RAND_FRAMES)
+FRAMES = 6000  # random play's length (tools/bench/bench.py RAND_FRAMES)
 
 
 def frozen(binary):
-    """Whether binary is the frame model's build (tools/mp32.py --frame: the tools in
+    """Whether binary is the frame model's build (tools/bench/mp32.py --frame: the tools in
     it, run with -m)."""
     import mp32
     return os.path.realpath(binary) == os.path.realpath(mp32.FRAME_BIN)

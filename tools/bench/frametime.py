@@ -1,5 +1,5 @@
 """Compute time per frame of the real App, by scene: the raw figures of the ESP32 time
-model (tools/bench/frame_model.py; tools/bench.py, host_tests/test_frame_time.py).
+model (tools/bench/frame_model.py; tools/bench/bench.py, host_tests/test_frame_time.py).
 
     micropython tools/bench/frametime.py ROOT LIB DATA PATH SEED [FRAMES [FS [ESP32]]]
     build/mp32/obj-frame/micropython -m frametime ROOT LIB ...   (the tools frozen)
@@ -42,7 +42,7 @@ import gc
 import sys
 
 # The tools first, before paths() puts tools/bench ahead on sys.path: in the frame
-# model's build (tools/mp32.py --frame) they are frozen, and load from there.
+# model's build (tools/bench/mp32.py --frame) they are frozen, and load from there.
 import monkey
 import pilot
 from harness import mkdir, out, paths, ticks_diff, ticks_us

@@ -1,10 +1,10 @@
 """Measurements run inside an interpreter (the MicroPython unix port, 32-bit as the
-ESP32 or 64-bit, or CPython), started by tools/bench.py. Prints `R key value` lines.
+ESP32 or 64-bit, or CPython), started by tools/bench/bench.py. Prints `R key value` lines.
 
     micropython -X heapsize=N tools/bench/harness.py MODE ROOT LIB [args...]
 
 ROOT is the repository (tools/sim, tools/bench and build/bench/fw_codes.py are taken
-from it), LIB the firmware as deployed (a tools/build.py output for the sim board:
+from it), LIB the firmware as deployed (a tools/flashing/build.py output for the sim board:
 .mpy files and board.mpy) or ROOT/firmware.
 Modes:
   path DATA PATH SEED BUDGET SAMPLE [PRELOAD [FRAMES [NAMES [MODEL NOPIN ESP32 BOARD]]]]
@@ -24,7 +24,7 @@ Modes:
       qstrs stay in flash (module dicts and function objects, which a frozen build
       still makes in RAM, fall outside the budget too; so does the qstr pool the
       run's few new names would open: see qstr_pool_here). FRAMES: random play's
-      length. MODEL > 0 (the heap model's binary, tools/mp32.py --heap): BUDGET is
+      length. MODEL > 0 (the heap model's binary, tools/bench/mp32.py --heap): BUDGET is
       ignored; the firmware gets the ESP32's first area (FIRST_POOL) less the device's
       boot costs (main.py measured here, ESP32 bytes for the port's frozen modules,
       the board profile: BOARD bytes, the biggest device profile's, or the sim's
@@ -266,7 +266,7 @@ def qstr_pool_here():
             return
 
 
-# The heap model (tools/mp32.py --heap): the ESP32's first area, 56 KB
+# The heap model (tools/bench/mp32.py --heap): the ESP32's first area, 56 KB
 # (ports/esp32/mpconfigport.h:32 at v1.28.0), holds 3500 blocks of 16 bytes once its
 # tables are laid out (py/gc.c:149-167): 56,000 bytes.
 FIRST_POOL = (56 * 1024 - 1) * 8 // (8 + 4 + 512) * 4 * 16
@@ -343,7 +343,7 @@ def mkdir(path):
 
 # ---- paths ----------------------------------------------------------------------------
 
-# Every path the bench measures (tools/bench.py PATHS): KIND is 1 Shake Up, 2 Frenzy.
+# Every path the bench measures (tools/bench/bench.py PATHS): KIND is 1 Shake Up, 2 Frenzy.
 #   new:KIND    a new 4-player game from the menu, played to the end by the pilot
 #   cont:KIND   Continue of the saved game in DATA from the menu, played to the end
 #   menu        the menu itself: the cursor round its items

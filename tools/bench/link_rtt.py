@@ -1,4 +1,4 @@
-"""One side of the link's round-trip bench (tools/bench_link.py), under the MicroPython
+"""One side of the link's round-trip bench (tools/bench/bench_link.py), under the MicroPython
 unix port with tools/sim's ESP-NOW stand-in (POCKET_RADIO gives the station):
 
     micropython tools/bench/link_rtt.py host|guest N

@@ -1,4 +1,4 @@
-"""What `make device-report` runs on a board (tools/device_report.py sends it with
+"""What `make device-report` runs on a board (tools/bench/device_report.py sends it with
 `mpremote run`): the figures the host models estimate, measured on the device.
 
 The deployed firmware is started as main.py starts it, but with its files in /_report/
@@ -18,7 +18,7 @@ from time import sleep_ms, ticks_diff, ticks_ms, ticks_us
 
 ROOT = "/_report"
 FRAME_MS = 33
-_QUICK = 0  # tools/device_report.py --quick sets 1: a third of the frames
+_QUICK = 0  # tools/bench/device_report.py --quick sets 1: a third of the frames
 _MAP_MAX = 256 * 1024  # a plain ESP32's heap, grown, with what it could still add
 _times = {}  # part ("menu", a game's tag) -> screen name -> [frames, sum us, max us]
 

@@ -3,7 +3,7 @@
 
     build/mp32/obj-heap/micropython tools/heapmodel/esp32_boot.py DIR
 
-DIR holds ports/esp32/modules/{_boot,flashbdev,machine}.py of v1.28.0 (tools/bench.py
+DIR holds ports/esp32/modules/{_boot,flashbdev,machine}.py of v1.28.0 (tools/bench/bench.py
 takes them from ../shared/toolchain/micropython-1.28.0-esp32-extra.tar.gz). A frozen
 module's bytecode stays in flash; what it makes in RAM is its module object, its globals
 and what its top level builds (functions, classes, dicts). So each file is compiled

@@ -1,5 +1,5 @@
 // The heap model's port hooks: what a plain ESP32 (no PSRAM) gives MicroPython v1.28.0's
-// split heap, on the unix port (tools/mp32.py --heap; README "The split heap").
+// split heap, on the unix port (tools/bench/mp32.py --heap; README "The split heap").
 //
 // The device: the first area, MICROPY_GC_INITIAL_HEAP_SIZE = 56 KB
 // (ports/esp32/mpconfigport.h:32), is taken from the ESP-IDF heap at boot

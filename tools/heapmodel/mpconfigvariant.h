@@ -1,4 +1,4 @@
-// The heap model: the unix port's standard variant (built 32-bit by tools/mp32.py
+// The heap model: the unix port's standard variant (built 32-bit by tools/bench/mp32.py
 // --heap) with the ESP32 port's split heap. Settings and values are upstream's at
 // v1.28.0, cited where used; heapmodel.c holds the port hooks and the counters.
 #define MICROPY_CONFIG_ROM_LEVEL (MICROPY_CONFIG_ROM_LEVEL_EXTRA_FEATURES)

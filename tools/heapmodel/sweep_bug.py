@@ -2,7 +2,7 @@
 object: py/gc.c:727-734, gc_sweep_free_blocks frees an added area when its last used
 block is 0, which is also the case when its one live object is a single block at block 0.
 
-Run on the heap model (tools/mp32.py --heap), the ESP32's first area and the
+Run on the heap model (tools/bench/mp32.py --heap), the ESP32's first area and the
 one-growth ESP-IDF heap:
 
     HEAPMODEL_IDF=114704 build/mp32/obj-heap/micropython -X heapsize=56k \\

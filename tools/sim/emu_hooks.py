@@ -1,8 +1,8 @@
-"""Test side channel of the emulated board (tools/emuboard.py): buttons, shake, OLED.
+"""Test side channel of the emulated board (tools/emuboard/emuboard.py): buttons, shake, OLED.
 
 The simulated world (machine.SIM) lives inside the MicroPython process that runs the
 firmware, so a test reaches it through files in a control folder (mounted at
-/_emu_ctl by tools/emu_agent.py):
+/_emu_ctl by tools/emuboard/emu_agent.py):
     cmd      lines "<seq> <verb> [arg]" appended by the test
              verbs: press NAME, release NAME, shake 1|0, frame, modules, ping,
              eval EXPR (repr of EXPR in main.py's globals, e.g. app.screen.NAME)

@@ -149,7 +149,7 @@ class PinState:
 
 def _input_only(n):
     """GPIO34-39 of an ESP32 profile are input only ("host" profiles, like
-    tools/check_board.py, get the generic rules only)."""
+    tools/flashing/check_board.py, get the generic rules only)."""
     chip = _get(SIM.profile, "CHIP", "host") if SIM.profile is not None else "host"
     return chip == "esp32" and isinstance(n, int) and 34 <= n <= 39
 

@@ -4,7 +4,7 @@ simulator and the link tests: only what the firmware's link uses.
 The MAC address comes from the stand-in radio's station number (espnow.py:
 POCKET_RADIO's id). Nothing connects anywhere.
 
-On the heap model (tools/mp32.py --heap, armed), the first WLAN takes the Wi-Fi
+On the heap model (tools/bench/mp32.py --heap, armed), the first WLAN takes the Wi-Fi
 driver's memory out of the modelled ESP-IDF heap, as the device's does: the ESP32
 port's first `network.WLAN()` calls esp_wifi_init() (MicroPython v1.28.0
 ports/esp32/network_wlan.c:249, from network_wlan_make_new :260), once, and never

@@ -1,4 +1,4 @@
-"""Runs the real firmware App on the host, for tools/sim.py and tools/screens.py.
+"""Runs the real firmware App on the host, for tools/simulator/sim.py and tools/simulator/screens.py.
 
 Started as a child interpreter (MicroPython unix port or CPython) with this folder's
 machine.py shadowing the built-in `machine`:
@@ -7,14 +7,14 @@ machine.py shadowing the built-in `machine`:
         [--frame-ms N] [--seed N] [--script FILE] [--budget BYTES] [--firmware DIR]
         [--model T [--wifi first]]
 
---model T (the heap model's binary, tools/mp32.py --heap): --budget is the first
+--model T (the heap model's binary, tools/bench/mp32.py --heap): --budget is the first
 area's share, in one piece, then an ESP-IDF heap of T bytes to grow into (heapmodel.arm);
 the Wi-Fi driver takes its share of it when the firmware makes its first WLAN
 (tools/sim/network.py), or with --wifi first before the firmware starts. The pilot's
 log gets `model ADDED FREED HELD HELD_MAX IDF_FREE IDF_LOW` with each round.
 
 --firmware DIR runs the firmware from DIR instead of ROOT/firmware: a compiled build in
-the device layout (tools/build.py), whose board.mpy is the chosen board's profile.
+the device layout (tools/flashing/build.py), whose board.mpy is the chosen board's profile.
 
 Live mode (default) steps App on the real clock and reads commands, one per line, on
 stdin: `p BUTTON` / `r BUTTON` (press/release PREV NEXT OK BACK), `s 1` / `s 0` (shake

@@ -1,4 +1,4 @@
-// The page's speed in headless Chromium, for tools/web_bench.py (`make bench`):
+// The page's speed in headless Chromium, for tools/bench/web_bench.py (`make bench`):
 //
 //   node web/test/bench.mjs --url http://127.0.0.1:PORT/ --seconds 60 --loads 3 --out bench.json
 //

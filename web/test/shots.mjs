@@ -1,4 +1,4 @@
-// Screenshots of the page for the README and docs/browser.md (tools/web_shots.py,
+// Screenshots of the page for the README and docs/browser.md (tools/web/web_shots.py,
 // `make web-shots`):
 //
 //   node web/test/shots.mjs --url http://127.0.0.1:PORT/ --out DIR
