@@ -328,15 +328,17 @@ class Bench:
         self.hints[key] = got
         return got, names
 
+    def path_jobs(self, paths, seeds=None):
+        """(path, seed, data) for every path: random play over every seed."""
+        if seeds is None:
+            seeds = RAND_SEEDS_QUICK if self.quick else RAND_SEEDS
+        return [(path, seed, data) for path, _, data in paths
+                for seed in (seeds if path.startswith("rand") else (SEED,))]
+
     def all_paths(self, binary, preload=0, paths=PATHS, seeds=None):
         """path -> [(seed, bytes, names)] for every path (random play: every seed), on
         `jobs` workers."""
-        jobs = []
-        if seeds is None:
-            seeds = RAND_SEEDS_QUICK if self.quick else RAND_SEEDS
-        for path, _, data in paths:
-            for seed in (seeds if path.startswith("rand") else (SEED,)):
-                jobs.append((path, seed, data))
+        jobs = self.path_jobs(paths, seeds)
         got = {}
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as ex:
             futs = [(j, ex.submit(self.min_heap, binary, j[0], j[1], j[2], preload))
@@ -521,11 +523,7 @@ class Bench:
             return
         self.esp32_boot()
         self.board_profiles()
-        jobs = []
-        seeds = RAND_SEEDS_QUICK if self.quick else RAND_SEEDS
-        for path, _, data in PATHS:
-            for seed in (seeds if path.startswith("rand") else (SEED,)):
-                jobs.append((path, seed, data))
+        jobs = self.path_jobs(PATHS)
         got = {}
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as ex:
             futs = [(j, ex.submit(self.model_path, *j)) for j in jobs]
