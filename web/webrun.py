@@ -46,9 +46,9 @@ class Web(simrun.Runner):
     def __init__(self, seed=-1):
         self.buf = bytearray()
         self.fixed = seed
-        simrun.Runner.__init__(self, {
-            "root": "", "board": "esp32_devkit", "fs": FS, "out": "1", "frame-ms": "0",
-            "seed": "", "script": "", "budget": "0", "firmware": FW, "prompt": "0"})
+        opts = dict(simrun.DEFAULTS)
+        opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW})
+        simrun.Runner.__init__(self, opts)
 
     def source(self):
         if self.fixed >= 0:

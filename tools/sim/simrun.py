@@ -137,11 +137,16 @@ def _own_prompt(scr, name):
     return None
 
 
-def _args(argv):
-    opts = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
+# Every option of the command line and its default: also what a front end that builds
+# its Runner without one starts from (web/webrun.py), so a new option reaches it.
+DEFAULTS = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
             "frame-ms": "0", "seed": "", "script": "", "budget": "0",
             "firmware": "", "prompt": "0", "pilot": "", "pilot-log": "",
             "model": "0", "wifi": "late"}
+
+
+def _args(argv):
+    opts = dict(DEFAULTS)
     i = 0
     while i < len(argv):
         a = argv[i]
