@@ -18,11 +18,14 @@ NPM := $(shell command -v npm 2> /dev/null)
 # pytest-xdist workers for make test / test-fast (auto: one per core; 0: no workers)
 JOBS ?= auto
 # Tests that drive processes against the wall clock (power cuts at random moments,
-# deploys to the emulated board, UDP between processes, the soak): run after the rest,
-# not beside it, where two loaded cores made them miss (2026-12-04, 2 cores); two
-# files at a time among themselves (the linked game's light processes beside one other).
+# deploys to the emulated board, the radio stand-in's buffer, the soak): run after the
+# rest, not beside it, where two loaded cores made them miss (2026-12-04, 2 cores); two
+# files at a time among themselves.
 ALONE := test_powercut.py test_emuboard.py test_emuboard_device.py test_device_report.py \
-	test_link_radio.py test_link_e2e.py test_soak.py
+	test_link_radio.py test_soak.py
+# The linked games (2-4 light processes waiting on UDP most of the time, ~4 minutes;
+# they passed beside two busy workers): run beside the rest, in a process of their own.
+BESIDE := test_link_e2e.py
 WIRING_OUT ?= build/wiring
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
@@ -82,7 +85,13 @@ test: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/bench/mp32.py
 	$(VPY) tools/bench/mp32.py --frame
 	$(VPY) tools/bench/mp32.py --heap
-	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile $(addprefix --ignore=host_tests/,$(ALONE))
+	mkdir -p build
+	$(VPY) -m pytest -c host_tests/pytest.ini -p no:cacheprovider $(addprefix host_tests/,$(BESIDE)) \
+		> build/test-beside.log 2>&1 & beside=$$!; \
+	$(VPY) -m pytest -c host_tests/pytest.ini host_tests -n $(JOBS) --dist loadfile \
+		$(addprefix --ignore=host_tests/,$(ALONE) $(BESIDE)); rest=$$?; \
+	wait $$beside; b=$$?; echo "== $(BESIDE), run beside the rest:"; cat build/test-beside.log; \
+	test $$rest -eq 0 -a $$b -eq 0
 	$(VPY) -m pytest -c host_tests/pytest.ini $(addprefix host_tests/,$(ALONE)) -n $(JOBS) --dist loadfile
 
 test-fast: $(STAMP)
