@@ -1,5 +1,5 @@
-"""Shared pytest setup: the firmware and the host simulation are importable; what the
-parallel run (`make test`: pytest-xdist) keeps apart; the tests `make test-fast` skips."""
+"""Shared pytest setup: the firmware and the host simulation are importable; the tests
+`make test-fast` skips."""
 import os
 import sys
 
@@ -22,28 +22,10 @@ def micropython_bin():
 # `make test` spreads the test files over the cores (pytest-xdist, --dist loadfile: a
 # file's tests run on one worker, in order, so a module-scoped fixture, such as a
 # build or the bench's run, is made once and tests in one file may share files).
-# Files that share something outside their tmp_path with another file hold that
-# group's lock (build/.lock-<group>) while their tests run, so they take turns.
-# (--dist loadgroup would do this by marks, but pytest-xdist 3.8.0 cannot group under
-# pytest 9: it renames node ids through an attribute pytest 9 no longer reads.)
-# None now: build/bench/ (the sim build, fw_codes.py, perf_pystone.py), which
-# tools/bench/bench.py --quick and the frame model's fixture both write, is written file by
-# file atomically and only when the content changes (tools/flashing/build.py holds its own lock
-# per folder), so the two run side by side instead of one worker waiting ~4 minutes.
-SHARED = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _shared_files(request):
-    group = SHARED.get(os.path.basename(str(request.node.fspath)))
-    if group is None:
-        yield
-        return
-    import fcntl
-    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
-    with open(os.path.join(ROOT, "build", ".lock-" + group), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
+# Files that write the same outputs outside their tmp_path (build/bench/: the quick
+# bench and the frame model's fixture) write them file by file atomically and only
+# when the content changes (tools/flashing/build.py holds its own lock per folder), so
+# they run side by side, no lock between files.
 
 
 # `make test-fast` leaves out the tests marked slow: those below (each took 4 s or more
@@ -112,8 +94,8 @@ SLOW = {
 
 
 def _check_tables():
-    """A name in SHARED or SLOW that no longer exists is a mistake, not a no-op."""
-    for name in list(SHARED) + list(SLOW):
+    """A name in SLOW that no longer exists is a mistake, not a no-op."""
+    for name in SLOW:
         path = os.path.join(ROOT, "host_tests", name)
         if not os.path.exists(path):
             raise RuntimeError("host_tests/conftest.py names %s, which is gone" % name)
