@@ -296,9 +296,9 @@ class Runner:
             # machine.py does: on the device espnow and network are built in.
             import espnow  # noqa: F401
             import network  # noqa: F401
-        if opts.get("pilot"):  # a player at the buttons (link games: tools/sim/link_pilot.py)
+        if opts["pilot"]:  # a player at the buttons (link games: tools/sim/link_pilot.py)
             from link_pilot import Pilot
-            self.pilot = Pilot(self, opts["pilot"], opts.get("pilot-log", ""))
+            self.pilot = Pilot(self, opts["pilot"], opts["pilot-log"])
 
     def fence(self):
         """With --budget N: keep exactly N bytes of heap free for the firmware, in one
