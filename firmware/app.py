@@ -92,6 +92,7 @@ _TUMBLE_MAX = const(4000)    # a shake that never ends still lands
 _NOTICE_MS = const(2500)
 _FAR_BEHIND = const(200)    # ms late before the schedule re-synchronises
 _MENU = const(1)          # go: back to the menu (a game to start is >= 0x11, see _go())
+_LIVE = const(2)          # go: a link game's live round (link_live())
 
 # The screens the menu opens (and the stats' checks, which the stats screen loads, and
 # the HARD tables' check, which the setup does): forgotten on every return to the menu.
@@ -148,6 +149,7 @@ class App:
     power: "power.Power | None"
     battery: "power_battery.Battery | None"
     _blank: "screens.Screen"
+    _link: "tuple | None"  # (host, guest) while the live round is due (link_live())
 
     def __init__(self, board, fs_root="/", devices=None, source=None):
         """The devices (from the board profile unless given), the store and the
@@ -209,6 +211,7 @@ class App:
             self.battery = Battery(bat)
         self._blank = self.screen = screens.Screen(self)  # stands in while screens change
         self.go = 0  # a game to start (kind << 4 | players) or continue (-1): see _go()
+        self._link = None
         self.apply_settings()
         forget(_BOOT_MODULES)
         from ui.menu import show_menu
@@ -311,13 +314,18 @@ class App:
     def link_session(self, role, saved=None):
         """LINK GAME's session for ui.link_lobby (link.session: the radio and a host or
         guest, loaded only now; ui.menu is forgotten, app.menu() loads it again); role
-        None turns the radio off; "play": the live round shows, the lobby goes."""
-        forget(("ui.link_lobby",) if role == "play" else ("ui.menu",))
+        None turns the radio off."""
+        forget(("ui.menu",))
         gc.collect()
-        if role == "play":
-            return None
         from link import session
         return session(self, role, saved)
+
+    def link_live(self, host, guest=None):
+        """The live round of a link game (ui.link_screen) instead of the lobby, at the
+        end of this frame (_go()): the lobby's screen and code go before the live
+        round's load, the fullest heap of a link game otherwise."""
+        self._link = (host, guest)
+        self.go = _LIVE
 
     def cpu_turn(self, scr, q):
         """A CPU plays this frame on game screen scr (which asks while a CPU decides):
@@ -406,13 +414,24 @@ class App:
 
     def _go(self, g=-1):
         """Back to the menu (g = _MENU: menu()), start (g = kind << 4 | players) or
-        continue (g = -1) a game. Screens ask for it by setting `go`; step() calls this
-        after update() returned, so the code that asked is no longer running: what it
-        leaves (every game's modules, or the menu level) is forgotten and collected
-        before the next part loads (ui.launch starts a game, and is forgotten as it
-        does)."""
+        continue (g = -1) a game, or show a link game's live round (g = _LIVE). Screens
+        ask for it by setting `go`; step() calls this after update() returned, so the
+        code that asked is no longer running: what it leaves (every game's modules, the
+        menu level, or the link's lobby) is forgotten and collected before the next part
+        loads (ui.launch starts a game, and is forgotten as it does)."""
         self.go = 0
         self.screen = self._blank
+        if g == _LIVE:
+            link = self._link
+            self._link = None
+            if link is None:
+                return
+            host, guest = link
+            forget(("ui.link_lobby",))
+            gc.collect()
+            from ui.link_screen import LiveScreen
+            self.show(LiveScreen(self, host, guest))
+            return
         if g == _MENU:
             self.tumbling = False
             cpu = self.cpu

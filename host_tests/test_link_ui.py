@@ -3,6 +3,7 @@ process): HOST opens a lobby with its code and the radio on, BACK turns it off; 
 CPU and START play a live round against the host's CPU; a damaged link save or a radio
 that does not start is said once, in plain words, and traps nobody."""
 import os
+import sys
 
 import espnow
 import ui_rig
@@ -41,13 +42,29 @@ def test_host_a_game_against_a_cpu_and_leave():
     r.press(OK)
     scr = r.app.screen
     assert scr.NAME == "link_lobby" and scr.title.startswith("HOST ") and len(scr.title) == 9
-    assert r.app.link_radio is not None and "ui.menu" not in __import__("sys").modules
+    assert r.app.link_radio is not None and "ui.menu" not in sys.modules
     r.press(OK)  # START with nobody: refused, said
     assert r.app.screen is scr and r.app.notice == "WAIT FOR A PLAYER"
     r.press(NEXT)
     r.press(OK)  # ADD CPU
     r.press(NEXT)
-    r.press(OK)  # START
+    # START: the live round's code loads once the lobby's screen and code are gone (the
+    # link game's fullest heap otherwise: docs/link.md, "The radio's heap").
+    seen = []
+
+    class Watch:
+        def find_spec(self, name, path=None, target=None):
+            if name == "ui.link_screen":
+                seen.append(("ui.link_lobby" in sys.modules, r.app.screen.NAME))
+            return None
+
+    sys.modules.pop("ui.link_screen", None)
+    sys.meta_path.insert(0, Watch())
+    try:
+        r.press(OK)
+    finally:
+        del sys.meta_path[0]
+    assert seen == [(False, "screen")]
     live = r.app.screen
     assert live.NAME == "link_live" and live.h.live.g.players == 2
     for _ in range(40):  # roll, take, stop as a player would, until the CPU is done too

@@ -564,6 +564,29 @@ def test_panel_read_into_a_buffer_allocates_no_frame():
     assert o.frame(buf) is buf and not any(buf), "stale pixels cleared"
 
 
+def test_a_panel_write_in_pieces_reads_as_the_same_bytes_joined():
+    """The I2C stand-in's writevto hands the panel its pieces (no joined copy on the heap:
+    under a fence it would come out of the firmware's share): the panel reads them as one
+    transaction, a control byte's kind running across the pieces' ends."""
+    sys.path.insert(0, os.path.join(ROOT, "tools", "sim"))
+    import oled_model
+    pieces = [b"\x80", b"\xaf\x00\x21", b"\x00\x7f", b"\x22\x00\x07"]  # Co: one command
+    page = bytes((i * 29) & 0xFF for i in range(128))
+    data = [b"\x40", page[:50], page[50:], page]  # data across three pieces
+    joined, parts = oled_model.Oled(), oled_model.Oled()
+    for o in (joined, parts):
+        o.powered = True
+        o.in_reset = False
+    joined.write(b"".join(pieces))
+    joined.write(b"".join(data))
+    parts.write_parts(pieces)
+    parts.write_parts(data)
+    assert bytes(parts.ram) == bytes(joined.ram) and any(parts.ram)
+    assert parts.commands == joined.commands and parts.on
+    assert (parts.bytes_rx, parts.transactions) == (joined.bytes_rx, joined.transactions)
+    assert parts.unknown == joined.unknown == []
+
+
 def test_locale_detection():
     assert sim.is_utf8({"LANG": "en_US.UTF-8"})
     assert not sim.is_utf8({"LANG": "C", "LC_CTYPE": "C.UTF-8"})  # PEP 538 coercion

@@ -1,7 +1,7 @@
 """LINK GAME's way in (docs/link.md): the screens before the live round.
 
 Loaded when LINK GAME is chosen in the menu; forgotten once the live round shows
-(App.link_session("play")) or on the way back to the menu (app._MENU_SCREENS):
+(App.link_live()) or on the way back to the menu (app._MENU_SCREENS):
 - LinkMenu: CONTINUE (a link game saved here: the host's game, or a guest's seat),
   HOST, JOIN.
 - Lobby (host): its colour (RED) and short code, who joined; ADD CPU, START (2-4).
@@ -18,12 +18,6 @@ def leave(app):
     """Back to the menu with the radio off."""
     app.link_session(None)
     app.menu()
-
-
-def _live(app, host, guest=None):
-    """The live round's screen (its module loads now: the lobby's heap is the fullest)."""
-    from ui.link_screen import LiveScreen
-    app.show(LiveScreen(app, host, guest))
 
 
 def _choices(fb, items, cur, y, step):
@@ -84,7 +78,7 @@ class LinkMenu(Screen):
         app = self.app
         b = self.saved
         if b[0] == ord("H"):
-            _live(app, app.link_session("H", b[1:]))
+            app.link_live(app.link_session("H", b[1:]))
         else:
             app.show(Scan(app, app.link_session("G", b[1:])))
 
@@ -143,7 +137,7 @@ class Lobby(Screen):
                 app.say("WAIT FOR A PLAYER", "OR ADD A CPU")
             else:
                 h.start()
-                _live(app, h)
+                app.link_live(h)
 
     def draw(self, fb):
         gfx.banner(fb, self.title, 0)
@@ -186,7 +180,7 @@ class Scan(Screen):
                 self.kept = True
                 app.store.save_link(b"G" + g.to_bytes())
             if g.live is not None and g.hstate == 1:
-                _live(app, None, g)
+                app.link_live(None, g)
                 return
             line = "JOINED AS " + COLOURS[g.seat & 3]
             if line != self.t_line1:

@@ -53,9 +53,6 @@ class LiveScreen(Screen):
         self.asking = -1  # the lost seat the host's player is asked about
         self.over = False
 
-    def enter(self):
-        self.app.link_session("play")  # the lobby's screens are done with
-
     # ---- the two roles ----------------------------------------------------------------
 
     def live(self):

@@ -18,6 +18,7 @@ the command that gives it, and appends them to tools/bench/results.md's link sec
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -82,10 +83,32 @@ def air(loss, guests):
     return r, t.air.frames / r, t.air.bytes / r
 
 
+_names = {}
+
+
+def names(mp, firmware, until=3):
+    """(host, guest): the new interned names each makes in a linked game to round
+    `until` on interpreter mp without a budget (simrun --names -1), once per run of the
+    bench: the fenced runs charge them as the device does (tools/sim/qstr_pools.py)."""
+    if (mp, firmware) not in _names:
+        ok, _, _, outs = linked(firmware, (mp, ["--names", "-1"]), [(mp, ["--names", "-1"])],
+                                until, count=True)
+        got = []
+        for text in outs:
+            n = [int(v) for v in re.findall(r"n_qstr=(\d+)", text)]
+            got.append(n[-1] - n[0] if ok and len(n) >= 2 else 0)
+        if not ok or not all(got):
+            raise SystemExit("bench_link: the linked game did not play without a budget")
+        _names[(mp, firmware)] = tuple(got)
+    return _names[(mp, firmware)]
+
+
 def heap_run(mp, fence, firmware, until=3):
-    """True when the host's App, fenced at `fence` bytes, reaches round `until`
-    against a guest; and the pilot's last 'frame' line."""
-    ok, logs, _ = linked(firmware, (mp, ["--budget", str(fence)]), [(_mp64(), [])], until)
+    """True when the host's App, fenced at `fence` bytes (its interned names charged as
+    on the device: names()), reaches round `until` against a guest; and the pilot's last
+    'frame' line."""
+    extra = ["--budget", str(fence), "--names", str(names(mp, firmware, until)[0])]
+    ok, logs, _, _ = linked(firmware, (mp, extra), [(_mp64(), [])], until)
     frames = [ln for ln in logs[0] if ln.startswith("frame ")]
     return ok, frames[-1] if frames else ""
 
@@ -97,10 +120,12 @@ def model_run(model, budget, total, firmware, wifi_first=False, until=3):
     a second guest on the 64-bit port. (ok, [host stats, guest stats]): ok when both
     reached round `until` (two whole rounds played) with no MemoryError; stats the
     last `model` line of each (added, freed, held, held_max, idf_free, idf_low)."""
+    host, guest = names(model, firmware, until)
     extra = ["--budget", str(budget), "--model", str(total)]
     if wifi_first:
         extra += ["--wifi", "first"]
-    ok, logs, _ = linked(firmware, (model, extra), [(model, extra), (_mp64(), [])], until)
+    ok, logs, _, _ = linked(firmware, (model, extra + ["--names", str(host)]),
+                            [(model, extra + ["--names", str(guest)]), (_mp64(), [])], until)
     stats = []
     for lines in logs[:2]:
         m = [ln for ln in lines if ln.startswith("model ")]
@@ -108,10 +133,11 @@ def model_run(model, budget, total, firmware, wifi_first=False, until=3):
     return ok, stats
 
 
-def linked(firmware, host, guests, until=3, timeout=120):
+def linked(firmware, host, guests, until=3, timeout=120, count=False):
     """A host (interpreter, extra simrun arguments) and its guests, each played by
     tools/sim/link_pilot.py, until the host and the first guest reached round `until`.
-    (ok, [host log lines, first guest's], stderr texts)."""
+    (ok, [host log lines, first guest's], stderr texts, [host's stdout, first
+    guest's] when count (their qstr_info lines), else [])."""
     import shutil
     import tempfile
     base = _base() + 20
@@ -121,14 +147,19 @@ def linked(firmware, host, guests, until=3, timeout=120):
 
     def start(i, mp, extra, pilot, log):
         env = dict(os.environ, POCKET_RADIO="id=%d,base=%d" % (i, base))
-        heap = ["-X", "heapsize=%d" % (int(extra[1]) + OVERHEAD)] if extra else []
+        heap = ["-X", "heapsize=%d" % (int(extra[1]) + OVERHEAD)] \
+            if extra[:1] == ["--budget"] else []
         cmd = [mp] + heap + ["tools/sim/simrun.py", "--root", ROOT, "--board", "sim",
                              "--fs", os.path.join(tmp, "fs%d" % i), "--frame-ms", "10",
                              "--firmware", firmware, "--pilot", pilot] + extra
         if log:
             cmd += ["--pilot-log", log]
+        out = open(os.path.join(tmp, "out%d" % i), "wb") if count and i < 2 else None
         procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+                                      stdout=out or subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE))
+        if out:
+            out.close()
 
     start(0, host[0], host[1], "host:%d:0" % len(guests), logs[0])
     time.sleep(0.3)
@@ -155,10 +186,15 @@ def linked(firmware, host, guests, until=3, timeout=120):
             p.kill()
             p.wait()
     errs = [p.stderr.read().decode(errors="replace") for p in procs]
+    outs = []
+    if count:
+        for i in range(2):
+            with open(os.path.join(tmp, "out%d" % i), "rb") as f:
+                outs.append(f.read().decode("latin-1"))
     shutil.rmtree(tmp, ignore_errors=True)
     if any("MemoryError" in e for e in errs):
         ok = False
-    return ok, got, errs
+    return ok, got, errs, outs
 
 
 def main(argv=None):

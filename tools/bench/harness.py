@@ -15,7 +15,7 @@ Modes:
       main.py's calls, the menu, the path, back to the menu. BUDGET > 0: the harness
       loads first, then all free heap but BUDGET bytes is fenced off, so the firmware
       runs in exactly BUDGET bytes (the qstr pools for its NAMES new names included:
-      qstr_pool_charge; `R qstr fence|end` lines count them). SAMPLE
+      qstr_pools.charge; `R qstr fence|end` lines count them). SAMPLE
       1: gc.collect() after every frame and report the highest heap in use (2: and
       each new highest, its frame and the firmware's modules resident then). Out of
       memory: `R memerr ...` and exit status 3. PRELOAD 1: every module of the build
@@ -23,7 +23,7 @@ Modes:
       only the firmware's data: an estimate of a frozen build, whose bytecode and
       qstrs stay in flash (module dicts and function objects, which a frozen build
       still makes in RAM, fall outside the budget too; so does the qstr pool the
-      run's few new names would open: see qstr_pool_here). FRAMES: random play's
+      run's few new names would open: see qstr_pools.open_next). FRAMES: random play's
       length. MODEL > 0 (the heap model's binary, tools/bench/mp32.py --heap): BUDGET is
       ignored; the firmware gets the ESP32's first area (FIRST_POOL) less the device's
       boot costs (main.py measured here, ESP32 bytes for the port's frozen modules,
@@ -36,7 +36,7 @@ Modes:
   boot FS           time and allocation from main.py's start to the menu's first frame.
   imports           heap kept by each firmware module's import, in boot order.
 The last four live in tools/bench/modes.py, so that a path run interns none of their
-names (see qstr_pool_charge).
+names (see tools/sim/qstr_pools.py).
 Portable: no os.path, no f-strings, no `random`.
 """
 import gc
@@ -196,74 +196,6 @@ class PageBus:
 
 
 _ballast = []
-
-
-QSTR_INIT = 10  # py/qstr.c (v1.28.0): MICROPY_ALLOC_QSTR_ENTRIES_INIT, the first pool's size
-
-
-def qstr_entry():
-    """Bytes per pool entry: a pointer, a 2-byte hash and a 1-byte length
-    (MICROPY_QSTR_BYTES_IN_HASH 2 at the unix and ESP32 ports' feature level)."""
-    return (4 if sys.maxsize < 1 << 32 else 8) + 3
-
-
-def qstr_pools_cost(names):
-    """What `names` new qstrs cost in pools on the device, where the firmware's names
-    are nearly the only dynamic ones: pools of 10, 20, 40, ... entries (each twice the
-    last, py/qstr.c qstr_add), a 6-word header each, in 16-byte GC blocks."""
-    cost = 0
-    cap = 0
-    n = QSTR_INIT
-    word = qstr_entry() - 3
-    while cap < names:
-        cost += (6 * word + qstr_entry() * n + 15) // 16 * 16
-        cap += n
-        n *= 2
-    return cost
-
-
-def qstr_pool_charge(names):
-    """Make room for the firmware's `names` new qstrs before the fence, and return what
-    they cost in pools on the device: the fence takes that off the budget.
-
-    Interned names live in pools, each twice the last. On the device the firmware's
-    names start the dynamic pools nearly empty and pay for all of them (about 4.4 KB
-    on 32 bits for ~550 names). Here the harness's own names (pilot, simulator) come
-    first, and where the current pool happens to end would decide what the firmware
-    pays: 0, or a whole 9 KB pool of 1280 entries. So probe names are interned until a
-    pool opens with room for all `names` (the bench counts them in a run without a
-    budget: qstr_info before and after), outside the budget, and the device's cost of
-    that many names is charged instead (qstr_pools_cost). names 0: nothing is done."""
-    if not MP or names <= 0:
-        return 0
-    need = 6 * (qstr_entry() - 3) + qstr_entry() * (names + 8)
-    gc.collect()
-    for i in range(20000):
-        a = gc.mem_alloc()
-        getattr(None, "qpool%d" % i, None)
-        if gc.mem_alloc() - a >= need:
-            return qstr_pools_cost(names)
-        if i % 64 == 63:
-            gc.collect()
-    raise ValueError("harness: no qstr pool for %d names opened" % names)
-
-
-def qstr_pool_here():
-    """PRELOAD: a frozen build keeps the firmware's names in flash, so no qstr pool may
-    open inside the budget. The firmware's preloaded names fill the current pool almost
-    to its end, and the few it makes at run time (boot-only modules) would open the next
-    one (~14 KB on the 64-bit unix port) after the fence: probe names are interned here,
-    before it, until that pool has opened."""
-    if not MP:
-        return
-    for i in range(0, 4000, 10):
-        gc.collect()
-        a = gc.mem_alloc()
-        for j in range(i, i + 10):
-            getattr(None, "qpool%d" % j, None)
-        gc.collect()
-        if gc.mem_alloc() - a > 2048:
-            return
 
 
 # The heap model (tools/bench/mp32.py --heap): the ESP32's first area, 56 KB
@@ -428,6 +360,7 @@ class Session:
         import modes  # noqa: F401  (_preload's, as well)
         import monkey
         import pilot
+        import qstr_pools
         lfs.prepare(self.flash, lib, _read_data(data))
         self.mounted = False
         if preload:
@@ -465,9 +398,9 @@ class Session:
         self.gen = self._script()
         charge = 0
         if preload:
-            qstr_pool_here()
+            qstr_pools.open_next()
         else:
-            charge = qstr_pool_charge(names)
+            charge = qstr_pools.charge(names)
         out("qstr_charge", names, charge)
         gc.collect()
         out("harness_heap", alloc())

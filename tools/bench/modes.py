@@ -1,7 +1,7 @@
 """The harness's other modes (frames, core, boot, imports): see tools/bench/harness.py.
 
 Kept apart from the game mode so that a game run interns none of their names: the
-qstr pools are shared with the firmware (see harness.qstr_pool_charge).
+qstr pools are shared with the firmware (see tools/sim/qstr_pools.py).
 """
 import gc
 import sys

@@ -14,6 +14,8 @@ decides as core.cpu_live does.
 import gc
 import time
 
+import qstr_pools
+
 _HOLD = 25
 _GAP = 25
 
@@ -35,6 +37,10 @@ class Pilot:
         self.seat = -1
         from core.seeded import Seeded
         self.rng = Seeded(7)
+        # The pilot's player (a person on the device), loaded before the heap fence: a
+        # host without CPU seats does not load it itself.
+        from core.cpu_live import choose
+        self.decide = choose
         # Made before the heap fence: the figures cost the firmware nothing per frame.
         self.hist = [0] * 400  # App.step() times, 100 us bins
         self.t0 = 0
@@ -156,6 +162,8 @@ class Pilot:
             self.say("round %d" % g.round)
             self.say(self.figures())
             self.model()
+            if self.r.names < 0:  # simrun --names -1: the firmware's names counted
+                qstr_pools.print_count()
         if scr.asking >= 0:
             return "OK" if scr.pick == self.lost else "NEXT"
         if g.phase == 5:  # PH_OVER
@@ -169,8 +177,7 @@ class Pilot:
             return "OK" if scr.h is not None else None
         if scr.waiting() or lv.st[s] != 0 or scr.t_line1:
             return None
-        from core.cpu_live import choose
-        d = choose(lv, s, self.rng)
+        d = self.decide(lv, s, self.rng)
         if d is None:
             return None
         kind = d & 0xF00

@@ -100,31 +100,29 @@ class Oled:
 
     def write(self, data):
         """One I2C write transaction addressed to the panel (address byte excluded)."""
+        self.write_parts((data,))
+
+    def write_parts(self, parts):
+        """One transaction given in pieces (the I2C stand-in's writevto): read as the
+        bytes of the pieces one after the other, without joining them, so a frame's
+        write makes no copy on the heap (the device's C driver makes none either)."""
         self.transactions += 1
-        self.bytes_rx += 1 + len(data)
-        i = 0
-        n = len(data)
-        while i < n:
-            ctl = data[i]
-            i += 1
-            if ctl & 0x3F:
-                self._note(ctl, "control byte with low bits set")
-            single = ctl & 0x80
-            is_data = ctl & 0x40
-            if single:
-                if i < n:
-                    if is_data:
-                        self._data(data[i])
-                    else:
-                        self._command_byte(data[i])
-                    i += 1
-                continue
-            while i < n:  # the rest of the transaction is of this kind
-                if is_data:
-                    self._data(data[i])
+        self.bytes_rx += 1
+        ctl = -1  # -1: a control byte comes next
+        for data in parts:
+            self.bytes_rx += len(data)
+            for b in data:
+                if ctl < 0:
+                    ctl = b
+                    if ctl & 0x3F:
+                        self._note(ctl, "control byte with low bits set")
+                    continue
+                if ctl & 0x40:
+                    self._data(b)
                 else:
-                    self._command_byte(data[i])
-                i += 1
+                    self._command_byte(b)
+                if ctl & 0x80:  # Co set: one byte of this kind, then a control byte
+                    ctl = -1
 
     def read(self, n):
         """Status byte reads (bit 6: display off)."""

@@ -5,13 +5,19 @@ machine.py shadowing the built-in `machine`:
 
     micropython tools/sim/simrun.py --root ROOT --board NAME --fs DIR [--out FD]
         [--frame-ms N] [--seed N] [--script FILE] [--budget BYTES] [--firmware DIR]
-        [--model T [--wifi first]]
+        [--model T [--wifi first]] [--names N]
 
 --model T (the heap model's binary, tools/bench/mp32.py --heap): --budget is the first
 area's share, in one piece, then an ESP-IDF heap of T bytes to grow into (heapmodel.arm);
 the Wi-Fi driver takes its share of it when the firmware makes its first WLAN
 (tools/sim/network.py), or with --wifi first before the firmware starts. The pilot's
 log gets `model ADDED FREED HELD HELD_MAX IDF_FREE IDF_LOW` with each round.
+
+--names N (with --budget): the firmware makes N new interned names (qstrs) in the run,
+counted in one without a budget: a qstr pool with room for them opens before the fence
+and the device's cost of N names comes off the budget (tools/sim/qstr_pools.py).
+--names -1 counts them: qstr_info on stdout where the fence would be, and with each
+round the pilot logs.
 
 --firmware DIR runs the firmware from DIR instead of ROOT/firmware: a compiled build in
 the device layout (tools/flashing/build.py), whose board.mpy is the chosen board's profile.
@@ -142,7 +148,7 @@ def _own_prompt(scr, name):
 DEFAULTS = {"root": ".", "board": "sim", "fs": ".sim", "out": "1",
             "frame-ms": "0", "seed": "", "script": "", "budget": "0",
             "firmware": "", "prompt": "0", "pilot": "", "pilot-log": "",
-            "model": "0", "wifi": "late"}
+            "model": "0", "wifi": "late", "names": "0"}
 
 
 def _args(argv):
@@ -279,6 +285,7 @@ class Runner:
         self.budget = int(opts["budget"])
         self.model = int(opts["model"])
         self.wifi_first = opts["wifi"] == "first"
+        self.names = int(opts["names"])
         self.prompts = opts["prompt"] == "1"
         self.last_prompt = ""
         self.guard = None
@@ -307,14 +314,20 @@ class Runner:
         against the device's heap: the budget is taken first, every other free block
         held (the largest that fit: loading the modules left holes), then the budget let
         go. (Holding only what lay beyond N left the firmware N bytes in the holes
-        between the simulator's objects: the linked host did not play in 80 KB so, where one
-        piece of 80 KB is enough.) With --model the modelled ESP-IDF heap is armed then."""
+        between the simulator's objects.) --names: the firmware's names are charged their
+        device cost (qstr_pools.charge). With --model the modelled ESP-IDF heap is
+        armed then."""
+        if self.names < 0:
+            import qstr_pools
+            qstr_pools.print_count()
         if not self.budget:
             return
         import gc
+        import qstr_pools
+        charge = qstr_pools.charge(self.names)
         gc.collect()
         held = [None] * 512  # made first: a list grown in a full heap would fail
-        reserve = bytearray(self.budget)
+        reserve = bytearray(self.budget - charge)
         size = gc.mem_free() - 64
         n = 0
         while size >= 16 and n < 512:
