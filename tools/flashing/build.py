@@ -185,13 +185,17 @@ def build(board, out_root=DEFAULT_OUT, opt=OPT_LEVEL, firmware=FIRMWARE, boards_
     out_dir = os.path.join(out_root, board)
     os.makedirs(out_dir, exist_ok=True)
     # One build of a folder at a time (two makes, parallel tests): each writes the
-    # same temporary names and removes what it did not write.
+    # same temporary names and removes what it did not write. The temporary files are
+    # made beside the folder, not in it: a reader copying the build meanwhile (the
+    # bench's flash image) sees only whole files, each replaced at once.
+    work = os.path.join(out_root, ".%s.work" % board)
     with open(os.path.join(out_root, ".%s.lock" % board), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build(board, profile, out_dir, opt, firmware)
+        os.makedirs(work, exist_ok=True)
+        return _build(board, profile, out_dir, opt, firmware, work)
 
 
-def _build(board, profile, out_dir, opt, firmware):
+def _build(board, profile, out_dir, opt, firmware, work):
     wanted = {}
     items = sources(firmware)
     if any(rel in ("board.py", "board.mpy") for rel, _ in items):
@@ -206,16 +210,15 @@ def _build(board, profile, out_dir, opt, firmware):
         dev = device_name(rel)
         dst = os.path.join(out_dir, dev)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
+        tmp = os.path.join(work, "next")
         if dev.endswith(".mpy") and rel.endswith(".py"):
-            tmp = dst + ".tmp"
             compile_one(host, tmp, short_source_name(rel), opt, rewritten.get(rel))
             _replace_if_changed(tmp, dst)
         else:
             if rel.endswith(".py"):
                 # A kept source must still compile: catch syntax errors at build time.
-                compile_one(host, os.path.join(out_dir, ".check.mpy"), rel, opt, rewritten.get(rel))
-                os.remove(os.path.join(out_dir, ".check.mpy"))
-            tmp = dst + ".tmp"
+                compile_one(host, os.path.join(work, "check.mpy"), rel, opt, rewritten.get(rel))
+                os.remove(os.path.join(work, "check.mpy"))
             if rel in rewritten:
                 with open(tmp, "wb") as f:
                     f.write(rewritten[rel])
