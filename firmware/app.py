@@ -149,7 +149,7 @@ class App:
     power: "power.Power | None"
     battery: "power_battery.Battery | None"
     _blank: "screens.Screen"
-    _link: "tuple | None"  # (host, guest) while the live round is due (link_live())
+    _link: tuple  # (host, guest) while the live round is due (link_live()), else ()
 
     def __init__(self, board, fs_root="/", devices=None, source=None):
         """The devices (from the board profile unless given), the store and the
@@ -211,7 +211,7 @@ class App:
             self.battery = Battery(bat)
         self._blank = self.screen = screens.Screen(self)  # stands in while screens change
         self.go = 0  # a game to start (kind << 4 | players) or continue (-1): see _go()
-        self._link = None
+        self._link = ()
         self.apply_settings()
         forget(_BOOT_MODULES)
         from ui.menu import show_menu
@@ -422,11 +422,8 @@ class App:
         self.go = 0
         self.screen = self._blank
         if g == _LIVE:
-            link = self._link
-            self._link = None
-            if link is None:
-                return
-            host, guest = link
+            host, guest = self._link
+            self._link = ()
             forget(("ui.link_lobby",))
             gc.collect()
             from ui.link_screen import LiveScreen

@@ -317,13 +317,14 @@ class Runner:
         between the simulator's objects.) --names: the firmware's names are charged their
         device cost (qstr_pools.charge). With --model the modelled ESP-IDF heap is
         armed then."""
+        if not self.budget and not self.names:
+            return  # (the browser page's build has no qstr_pools)
+        import gc
+        import qstr_pools
         if self.names < 0:
-            import qstr_pools
             qstr_pools.print_count()
         if not self.budget:
             return
-        import gc
-        import qstr_pools
         charge = qstr_pools.charge(self.names)
         gc.collect()
         held = [None] * 512  # made first: a list grown in a full heap would fail
