@@ -86,7 +86,7 @@ def test_table_range_and_terminal_entries():
     data = t.read()
     t.close()
     assert len(data) == 2 * 2 * 56 * 56 + 12  # the entries, then core.data's trailer
-    assert data[-12:-8] == b"PDTB"
+    assert data[-12:-8] == b"PDTC"
     won = C.pawn_rank((0, 0, 0, 5))
     for spots in (0, 1):
         for a in range(56):

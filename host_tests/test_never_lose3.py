@@ -270,8 +270,8 @@ def test_part1_damaged_table_is_refused_at_open():
     K = core.data
     for kind in (games.SHAKEUP, games.FRENZY):
         good = _good(kind)
-        # The generator's trailer: b"PDTB", the length, the Adler-32 (zlib's on the host).
-        assert good[-12:-8] == b"PDTB"
+        # The generator's trailer: b"PDTC", the length, the CRC-32 (zlib's on the host).
+        assert good[-12:-8] == b"PDTC"
         assert int.from_bytes(good[-8:-4], "little") == len(good) - 12
         tables = _Tables(kind, good)
         try:
