@@ -78,13 +78,15 @@ web-shots: $(STAMP) $(WEB_STAMP)
 sim: $(STAMP)
 	$(VPY) tools/simulator/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD)) $(if $(LINK),--link $(LINK) $(if $(STATION),--station $(STATION)) $(if $(PILOTS),--pilots $(PILOTS)) $(if $(AIR),--air $(AIR)))
 
-# The 32-bit builds first, with every core (the tests would each wait for them), then
+# The 32-bit builds and the instruction counter first, with every core (the tests would
+# each wait for them), then
 # the test files spread over the cores (host_tests/conftest.py says what they share).
 test: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/flashing/check_board.py
 	$(VPY) tools/bench/mp32.py
 	$(VPY) tools/bench/mp32.py --frame
 	$(VPY) tools/bench/mp32.py --heap
+	$(VPY) tools/bench/vgcount.py
 	mkdir -p build
 	$(VPY) -m pytest -c host_tests/pytest.ini -p no:cacheprovider $(addprefix host_tests/,$(BESIDE)) \
 		> build/test-beside.log 2>&1 & beside=$$!; \
