@@ -216,14 +216,18 @@ def run_counted(binary, lib, data, path, seed, tool):
     -> (frames, instructions a pystone pass), frames as run_once's with instructions
     in place of microseconds."""
     import vgcount
-    fs = tempfile.mkdtemp(prefix="pocketdice_fc_")  # one length: the same instructions
+    # The files' folder by a name that is the same in every checkout and run (relative
+    # to ROOT, the run's folder): a CPU's thinking is cut by a clock made of the count,
+    # so a few instructions more for a longer name could move a step to another frame.
+    fs = "build/bench/fc-%s-%d" % (path.replace(":", ""), seed)
+    shutil.rmtree(os.path.join(ROOT, fs), ignore_errors=True)
     try:
         argv, env = vgcount.command(tool, command(binary, lib, data, path, seed, fs) +
                                     ["counted"])
         p = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
                            timeout=1800)
     finally:
-        shutil.rmtree(fs, ignore_errors=True)
+        shutil.rmtree(os.path.join(ROOT, fs), ignore_errors=True)
     if p.returncode != 0 or "R ok 1" not in p.stdout:
         raise SystemExit("frame model (counted): %s failed (exit %d):\n%s" % (
             path, p.returncode, (p.stdout + p.stderr)[-3000:]))
@@ -245,8 +249,13 @@ def measure_counted(binary, lib, jobs, paths, tool):
     machine, so one run is enough and no margin is needed. The pystone pass is the
     median of the runs' (each run counts it on its fresh interpreter, as published);
     a frame's instructions over it, times the ESP32's pass time, is its time there."""
-    with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        got = list(ex.map(lambda t: run_counted(binary, lib, t[1], t[0], t[2], tool), paths))
+    import fcntl
+    os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
+    with open(os.path.join(ROOT, "build", "bench", "fc.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one measurement at a time uses the folders
+        with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+            got = list(ex.map(lambda t: run_counted(binary, lib, t[1], t[0], t[2], tool),
+                              paths))
     per_pass = median([g[1] for g in got])
     frames = []
     for (path, _, seed), (fr, _) in zip(paths, got):
