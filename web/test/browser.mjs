@@ -10,7 +10,7 @@ export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required"];
+  "--disable-dev-shm-usage"];
 
 // A browser on a fresh, empty profile; close() removes the profile.
 export async function launch(viewport = { width: 1280, height: 800 }, extra = {}) {
