@@ -282,6 +282,15 @@ def test_shake_promised_only_once_the_phone_sends_motion(report):
     assert first["motionHint"] == "hold, or shake the phone", first["motionHint"]
 
 
+def test_over_plain_http_from_the_lan_the_page_says_what_a_phone_needs(report):
+    _fatal(report)
+    lan = report["lan"]
+    assert not lan["secure"] and not lan["worker"], lan  # what a phone's browser does
+    assert lan["screen"] == "menu", lan  # the game still plays, by the SHAKE key
+    assert "HTTPS" in lan["status"] and "no shake sensor" in lan["status"], lan
+    assert "phone" not in lan["hint"], lan
+
+
 def test_the_panels_text_for_screen_readers(report):
     _fatal(report)
     first = report["first"]

@@ -14,7 +14,7 @@
 // with the network off. Every console error, page error and failed request is reported.
 import fs from "node:fs";
 import { launch, watch } from "./browser.mjs";
-import { PHONE, TOUCH, firstVisit, layouts } from "./phone.mjs";
+import { PHONE, TOUCH, firstVisit, insecureVisit, layouts } from "./phone.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
   if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
@@ -100,6 +100,7 @@ try {
   // A phone's first visit (its own server, which counts the bytes), then the layouts.
   if (args.fresh) result.first = await firstVisit(args.fresh);
   result.layouts = await layouts(BASE);
+  result.lan = await insecureVisit(BASE);
 
   for (const [name, plan] of Object.entries(plans)) {
     result.plans.push(await replay(name, plan.ops, name.replace(/\W/g, "")));

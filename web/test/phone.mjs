@@ -82,6 +82,25 @@ export async function firstVisit(url) {
   return out;
 }
 
+// The page as a phone on the LAN gets it: plain http from an address that is not this
+// computer's (a name the browser maps to 127.0.0.1: nothing leaves the machine). The
+// browser makes it no secure context: no service worker, no motion; the page says so.
+export async function insecureVisit(url) {
+  const u = new URL(url);
+  const { context, close } = await launch(PHONE, TOUCH, [`--host-resolver-rules=MAP phone.test ${u.hostname}`]);
+  try {
+    const page = context.pages()[0] || await context.newPage();
+    await page.goto(`http://phone.test:${u.port}/?clock=step&slot=lan`);
+    await page.evaluate(() => window.pd.ready);
+    await page.evaluate(() => window.pd.step(60));
+    return await page.evaluate(() => ({ secure: window.isSecureContext, worker: "serviceWorker" in navigator,
+      screen: window.pd.screen(), status: document.getElementById("status").textContent,
+      hint: document.getElementById("shake-hint").textContent }));
+  } finally {
+    await close();
+  }
+}
+
 // Where every key and the panel are, and each label's contrast, on the page at its
 // current size.
 function measure() {
