@@ -254,8 +254,8 @@ function motionWorks() {
 
 function reachNote() {
   if (window.isSecureContext) return "";
-  return "Plain http from another address: no shake sensor, no offline copy. " +
-    "Open the page over HTTPS (or on this computer's localhost); hold SHAKE to roll.";
+  return "Plain http: no shake sensor, no offline copy here (a phone needs the page " +
+    "over HTTPS, or on localhost). Hold SHAKE to roll.";
 }
 
 // ---- simrun's messages ------------------------------------------------------------------

@@ -93,9 +93,14 @@ export async function insecureVisit(url) {
     await page.goto(`http://phone.test:${u.port}/?clock=step&slot=lan`);
     await page.evaluate(() => window.pd.ready);
     await page.evaluate(() => window.pd.step(60));
-    return await page.evaluate(() => ({ secure: window.isSecureContext, worker: "serviceWorker" in navigator,
+    const out = await page.evaluate(() => ({ secure: window.isSecureContext, worker: "serviceWorker" in navigator,
       screen: window.pd.screen(), status: document.getElementById("status").textContent,
       hint: document.getElementById("shake-hint").textContent }));
+    // The note takes room under the panel: the keys stay in view on a phone on its side.
+    await page.setViewportSize({ width: PHONE.height, height: PHONE.width });
+    await page.waitForTimeout(50);
+    out.layout = { touch: true, ...await page.evaluate(measure) };
+    return out;
   } finally {
     await close();
   }
