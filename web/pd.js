@@ -520,8 +520,8 @@ function wireInput() {
     const b = KEYS[e.key];
     if (!b) return;
     e.preventDefault();
-    if (e.repeat) return;
-    unlock();  // held: the firmware sees it held (and repeats on its own)
+    if (e.repeat) return;  // held: the firmware sees it held (and repeats on its own)
+    unlock();
     if (b === "SHAKE") shakeOn("key");
     else pressButton(b);
   });
@@ -597,16 +597,16 @@ async function start() {
   if ("serviceWorker" in navigator && location.protocol !== "file:" && !LOCKSTEP) {
     navigator.serviceWorker.register("sw.js").catch((e) => console.warn("pocket dice: offline copy unavailable:", e));
   }
-  const bundle = await (await fetch("files.json")).json();
-  const [port, files, opened] = await Promise.all([
+  // The port, the bundle and its list at once (index.html preloads the last two).
+  const [port, [bundle, files], opened] = await Promise.all([
     loadMicroPython({
       heapsize: 2 * 1024 * 1024,
       stdout: (line) => console.log(line),
       stderr: (line) => console.error(line),
     }).then((m) => { stats.t_port = performance.now(); return m; }),
-    fetchBytes("bundle.bin").then((b) => {
+    Promise.all([fetch("files.json").then((r) => r.json()), fetchBytes("bundle.bin")]).then(([list, b]) => {
       stats.t_files = performance.now();
-      return bundle.files.map(([, path, offset, size]) => [path, b.subarray(offset, offset + size)]);
+      return [list, list.files.map(([, path, offset, size]) => [path, b.subarray(offset, offset + size)])];
     }),
     idb().catch((e) => { console.warn("pocket dice: no IndexedDB, saves last until the tab closes:", e); return null; }),
   ]);
