@@ -230,6 +230,9 @@ def test_no_sound_before_a_gesture_then_from_a_touch_tap(report):
     assert after["calls"] and all(c["event"] in GESTURES for c in after["calls"]), after["calls"]
     assert first["audioWarnings"] == [], first["audioWarnings"]
     assert first["errors"] == [], first["errors"]
+    # SOUND OFF stays off across a reload, and a tap then makes no audio at all
+    mute = report["mute"]
+    assert mute == {"muted": True, "reloaded": True, "label": "SOUND OFF", "audio": "none"}, mute
 
 
 def test_installable_as_an_app(report):

@@ -14,7 +14,7 @@
 // with the network off. Every console error, page error and failed request is reported.
 import fs from "node:fs";
 import { launch, watch } from "./browser.mjs";
-import { PHONE, TOUCH, firstVisit, insecureVisit, layouts } from "./phone.mjs";
+import { PHONE, TOUCH, firstVisit, insecureVisit, layouts, muteVisit } from "./phone.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
   if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
@@ -101,6 +101,7 @@ try {
   if (args.fresh) result.first = await firstVisit(args.fresh);
   result.layouts = await layouts(BASE);
   result.lan = await insecureVisit(BASE);
+  result.mute = await muteVisit(BASE);
 
   for (const [name, plan] of Object.entries(plans)) {
     result.plans.push(await replay(name, plan.ops, name.replace(/\W/g, "")));

@@ -82,6 +82,30 @@ export async function firstVisit(url) {
   return out;
 }
 
+// SOUND OFF, tapped, stays off after a reload: a tap then makes no sound at all.
+export async function muteVisit(url) {
+  const { context, close } = await launch(PHONE, TOUCH);
+  try {
+    const page = context.pages()[0] || await context.newPage();
+    const tapOn = async (sel) => {
+      const b = await page.locator(sel).boundingBox();
+      await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2);
+    };
+    await page.goto(url + "?clock=step&slot=mute");
+    await page.evaluate(() => window.pd.ready);
+    await tapOn("#mute");
+    const out = { muted: await page.evaluate(() => window.pd.muted()) };
+    await page.reload();
+    await page.evaluate(() => window.pd.ready);
+    await tapOn('[data-b="NEXT"]');
+    await page.waitForTimeout(300);
+    return Object.assign(out, await page.evaluate(() => ({ reloaded: window.pd.muted(),
+      label: document.getElementById("mute").textContent, audio: window.pd.audio() })));
+  } finally {
+    await close();
+  }
+}
+
 // The page as a phone on the LAN gets it: plain http from an address that is not this
 // computer's (a name the browser maps to 127.0.0.1: nothing leaves the machine). The
 // browser makes it no secure context: no service worker, no motion; the page says so.
