@@ -9,7 +9,10 @@ export const TOUCH = { hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 const GESTURES = ["pointerdown", "pointerup", "keydown", "click", "touchend", "mousedown"];
 
 // Every AudioContext made and every resume(), with the event being handled at the time
-// (window.event: none in a timer or a frame callback).
+// (window.event: none in a timer or a frame callback). The checks go by that, not by the
+// context's state alone: Playwright's evaluate() counts as a gesture for the page, so
+// after one a context made anywhere would run (without one, under the browser's
+// default policy, a context made at load stays "suspended").
 function audioSpy() {
   window.__audio = [];
   const AC = window.AudioContext;
