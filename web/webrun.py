@@ -9,7 +9,8 @@ module. Like tools/simulator/sim.py it is a front end of tools/sim/simrun.py's R
 the firmware as main.py does (the crash guard, then the App) and steps it: the page
 calls tick(now) once a frame with its clock, and gets back simrun's message stream
 (F frames, S screens, T buzzer tones, D panel on/dimmed, P the screen's texts, Z deep
-sleep, C crash), which it draws, sounds and gives screen readers. Inputs are simrun's commands: "p OK", "r OK", "s 1", "s 0".
+sleep, C crash), which it draws, sounds and gives screen readers. Inputs are simrun's
+commands: "p OK", "r OK", "s 1", "s 0".
 
 The messages go to the page by a call of its `pdhost.messages(u8)` (a JS module the page
 registers), never as a return value: the port loses a JS object a Python function
