@@ -73,11 +73,17 @@ for (const [profile, [viewport, extra, slow]] of Object.entries(PROFILES)) {
   };
   await hold("OK", 80);  // SHAKE UP
   await page.waitForTimeout(300);
-  // The setup: you against a NORMAL CPU the first time; OK on the CPU's row makes it HARD.
-  for (const b of ["PREV", "OK", "NEXT", "OK"]) {
-    await hold(b, 80);
-    await page.waitForTimeout(250);
-  }
+  // The setup (its rows read from the panel's text line, pd.said()): GREEN's row, its
+  // picker, on to CPU HARD, chosen; then START.
+  const said = () => page.evaluate(() => window.pd.said());
+  const press = async (b) => { await hold(b, 80); await page.waitForTimeout(250); };
+  await press("PREV");
+  await press("OK");
+  for (let i = 0; i < 4 && !(await said()).includes("> CPU HARD"); i++) await press("NEXT");
+  await press("OK");
+  for (let i = 0; i < 8 && !(await said()).includes("> START"); i++) await press("NEXT");
+  await press("OK");
+  await page.waitForTimeout(300);
   const started = await page.evaluate(() => window.pd.state());
   const f0 = await page.evaluate(() => { window.pd.stats.step_ms.length = 0; return window.pd.frames(); });
   const t0 = Date.now();
@@ -86,7 +92,9 @@ for (const [profile, [viewport, extra, slow]] of Object.entries(PROFILES)) {
   let games = 0;
   while (Date.now() - t0 < SECONDS * 1000) {
     const s = await page.evaluate(() => window.pd.state());
-    if (s.screen === "menu" || s.screen === "setup") {
+    if (s.screen === "setup" && !(await said()).includes("> START")) {
+      await hold("NEXT", 80);  // on to START
+    } else if (s.screen === "menu" || s.screen === "setup") {
       await hold("OK", 80);  // a game ended: another (CONTINUE or the setup's START)
       games++;
     } else if (s.rolling && !s.tumbling && !s.cpus[s.player]) {
