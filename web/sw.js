@@ -1,15 +1,19 @@
 // The page's offline copy: every file it loads, cached when the page is first opened
 // (bundle.bin holds the firmware and the stand-ins; tools/web/web_build.py writes the version
-// below, a hash of the site),
-// then served from the cache first, so the page starts with the network off.
+// below, a hash of the site), then served from the cache first, so the page starts with
+// the network off.
 const VERSION = "__VERSION__";
 const CACHE = "pocket-dice-" + VERSION;
-const PAGE = ["./", "index.html", "pd.js", "micropython.mjs", "micropython.wasm", "manifest.json", "bundle.bin"];
+const PAGE = ["./", "pd.js", "micropython.mjs", "micropython.wasm", "files.json", "bundle.bin",
+  "app.webmanifest", "icon-192.png", "icon-512.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(PAGE.map((u) => new Request(u, { cache: "reload" })));  // not the HTTP cache's
+    // "no-cache": the browser's HTTP cache asks the server whether its copy (the one the
+    // page just loaded) is current; an unchanged file costs a 304, not its bytes again,
+    // and a stale copy is never kept under the new version.
+    await cache.addAll(PAGE.map((u) => new Request(u, { cache: "no-cache" })));
     await self.skipWaiting();
   })());
 });
