@@ -2,6 +2,7 @@
 ruff is clean, the house rules hold. Offline: the stubs come from the venv, pyright's
 JavaScript from its wheel (node from the machine)."""
 import ast
+import io
 import os
 import subprocess
 import sys
@@ -16,6 +17,24 @@ def test_make_check_is_clean():
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout[-6000:] + res.stderr[-2000:]
     assert "pyright" in res.stdout and "0 errors" in res.stdout
+
+
+def diag(rel, severity, line=1):
+    return {"file": os.path.join(ROOT, rel), "severity": severity, "rule": "reportOptionalMemberAccess",
+            "message": '"x" is not a known attribute of "None"',
+            "range": {"start": {"line": line - 1, "character": 0}}}
+
+
+def test_a_pyright_warning_fails_the_check():
+    out = io.StringIO()
+    status, line = check.tally([diag("firmware/core/dice.py", "warning")], out)
+    assert status == 1 and "1 warnings" in line and "firmware/core/dice.py:1:1: warning" in out.getvalue()
+    assert check.tally([diag("firmware/core/dice.py", "information")], io.StringIO())[0] == 0
+    assert check.tally([diag("firmware/core/dice.py", "error")], io.StringIO())[0] == 1
+    # The files waiting for the link's rewrite show their warnings without failing yet.
+    pending = [diag(rel, "warning") for rel in check.WARNINGS_PENDING]
+    status, line = check.tally(pending, io.StringIO())
+    assert status == 0 and "0 warnings, %d pending" % len(pending) in line
 
 
 def house(rel, src):
