@@ -42,11 +42,7 @@ import gc
 if hasattr(gc, "threshold"):
     gc.threshold(max(4096, gc.mem_free() >> 5))
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 try:
     from time import sleep_ms, ticks_add, ticks_diff, ticks_ms

@@ -57,6 +57,10 @@ def test_house_rules_catch_what_the_device_cannot_run():
     assert house("firmware/x.py", "class A:\n    def __getattr__(self, n):\n        return 1\n")
     assert house("firmware/x.py", "def f():\n    return __import__('core.dice')\n")
     assert not house("firmware/x.py", "def f():\n    import core.dice\n    return core.dice\n")
+    fallback = "try:\n    from micropython import const\nexcept ImportError:\n    def const(x):\n        return x\n"
+    assert house("firmware/x.py", fallback)
+    assert not house("firmware/x.py", "from micropython import const\n")
+    assert not house("firmware/x.py", "try:\n    from time import ticks_ms\nexcept ImportError:\n    pass\n")
 
 
 def test_stub_fixes_still_apply_to_the_pinned_stubs():

@@ -9,11 +9,7 @@ used. Adler-32 because core is pure Python (no binascii): two sums a byte.
 """
 from core.games import SHAKEUP
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 MAGIC = b"PDTB"
 TAIL = const(12)      # the trailer: MAGIC, length, Adler-32

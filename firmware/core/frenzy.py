@@ -46,11 +46,7 @@ then. to_bytes()/from_bytes(): the version byte, a 23-byte header, then per seat
 scores and step records; from_bytes() checks every field (ValueError when malformed).
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from core.dice import TWOX, WILD
 from core.frenzy_score import COMMON_BIT, dice_in, farkle_of, ones_table, points_of, \

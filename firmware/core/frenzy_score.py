@@ -16,11 +16,7 @@ device).
 A selection is a mask: bits 0-4 the rolled dice, COMMON_BIT the Common Die.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 COMMON_BIT = const(0x20)  # the Common Die in a selection mask
 

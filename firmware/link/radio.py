@@ -20,11 +20,7 @@ Facts used (MicroPython v1.28.0):
 - Errors are OSError(code, "ESP_ERR_ESPNOW_...") (espnow.rst:618-641): a full peer
   table or buffers are counted and the frame is given up (the game resends).
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 # Every handheld on one Wi-Fi channel: ESP-NOW peers must share it (espnow.rst:246-250,

@@ -39,11 +39,7 @@ import os
 
 from core.games import BEST, GAMES, HIGH, WINS, game
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 try:
     from binascii import crc32  # CRC-32 (IEEE, as zlib), unsigned on both pythons

@@ -61,11 +61,7 @@ from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRT
 from system.store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Views: V_PLAY follows the game's phase; the others are overlays, each closed with OK.
 V_PLAY = const(0)

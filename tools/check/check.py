@@ -19,7 +19,9 @@ Usage: python tools/check/check.py [--no-pyright] [--no-ruff] [--no-house] [--js
    it), no typing/dataclasses/enum/random/abc imports, no match statement, no
    f-string `=` specifier, no walrus in a comprehension; firmware/core imports none of
    machine, framebuf, time, random, os; no `__getattr__` (module or class) and no
-   import by string (`__import__`, importlib): code loads by a plain import.
+   import by string (`__import__`, importlib): code loads by a plain import; no CPython
+   fallback for `micropython` (try: ... except ImportError: def const): CPython runs
+   the firmware with tools/sim/micropython.py on sys.path.
 Exit status 1 when any step finds a problem.
 """
 import argparse
@@ -55,10 +57,14 @@ STUB_FIXES = (
      "class BytesIO(IOBase):\n"
      "    def getvalue(self) -> bytes: ...\n",
      "io.BytesIO is a stream with getvalue() on MicroPython"),
+    ("micropython.pyi", "def const(expr: Const_T, /) -> Const_T:\n", "def const(expr, /):\n",
+     "const(x) is x: unannotated, each const keeps its literal value (as CPython's stand-in "
+     "tools/sim/micropython.py), so a table row indexed by a const has that field's type"),
 )
 
-# Files whose pyright warnings do not fail the check yet: the link's rewrite (issue 43,
-# merged apart) clears them; drop each name when its file has none (the check says so).
+# Files whose pyright warnings (and CPython fallback for `const`) do not fail the check
+# yet: the link's rewrite (issue 43, merged apart) clears them; drop each name when its
+# file has none (the check says so).
 WARNINGS_PENDING = ("firmware/link/host.py", "firmware/ui/link_screen.py")
 
 CPYTHON_TIME = ("monotonic", "perf_counter", "time_ns", "monotonic_ns", "time")
@@ -251,6 +257,15 @@ class _House(ast.NodeVisitor):
     def visit_Call(self, node):
         if isinstance(node.func, ast.Name) and node.func.id == "__import__":
             self._bad(node, "import by string (__import__): write a plain import")
+        self.generic_visit(node)
+
+    def visit_Try(self, node):
+        catches = any(isinstance(h.type, ast.Name) and h.type.id == "ImportError"
+                      for h in node.handlers)
+        if catches and self.rel not in WARNINGS_PENDING and any(
+                isinstance(n, ast.ImportFrom) and n.module == "micropython" for n in node.body):
+            self._bad(node, "a CPython fallback for micropython: write a plain import "
+                      "(CPython has tools/sim/micropython.py)")
         self.generic_visit(node)
 
     def visit_Match(self, node):

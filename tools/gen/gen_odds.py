@@ -12,7 +12,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools", "sim")]  # sim: micropython
 
 from core.frenzy_checked import is_farkle  # noqa: E402
 
