@@ -68,3 +68,26 @@ def test_stub_fixes_still_apply_to_the_pinned_stubs():
     for rel, _old, new, _why in check.STUB_FIXES:
         with open(os.path.join(check.TYPINGS, rel)) as f:
             assert new in f.read(), rel
+
+
+# A helper that runs other files' tests as they are (the page's golden plans), not
+# for their helpers.
+RUNS_TESTS = ("web_plans.py",)
+
+
+def test_no_test_file_imports_another():
+    """Shared helpers live in helper modules (ui_rig.py, fault_rig.py, ...): a test file
+    imports no test file, and a helper imports one only to run its tests."""
+    tests = os.path.join(ROOT, "host_tests")
+    found = []
+    for fn in sorted(os.listdir(tests)):
+        if not fn.endswith(".py") or fn in RUNS_TESTS:
+            continue
+        with open(os.path.join(tests, fn)) as f:
+            tree = ast.parse(f.read(), fn)
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += ["%s:%d imports %s" % (fn, node.lineno, n) for n in names
+                      if n.split(".")[0].startswith("test_")]
+    assert found == []

@@ -12,9 +12,9 @@ from system import store
 import ui_rig
 from core import frenzy as fz
 from core import games
-from test_ui_cpu import Log, _start, play
-from test_ui_golden import GOLDEN, compare
-from test_ui_presses import _su_at
+from cpu_pilot import Log, _start, play
+from golden_frames import GOLDEN, compare
+from shakeup_pilot import _su_at
 from ui import frenzy_screen as fs
 from ui import shakeup_screen as ss
 from ui_rig import faces as _faces
@@ -328,7 +328,7 @@ def test_the_waking_key_never_chooses_rematch():
 # ---- 7. Solo Frenzy: the rounds it took --------------------------------------------
 
 def test_solo_frenzy_scores_its_rounds_and_skips_the_summary():
-    from test_ui_frenzy import Pilot, start_game
+    from frenzy_pilot import Pilot, start_game
     r = ui_rig.scripted("pt_solo", bytes((0,)) + _faces(1, 1, 1, 5, 5))
     start_game(r, 1, fz.RELAY)
     s = r.app.screen
@@ -366,7 +366,7 @@ def test_solo_frenzy_scores_its_rounds_and_skips_the_summary():
 
 
 def test_a_stats_file_from_before_the_solo_record_loads():
-    from test_ui_cpu import old_stats
+    from cpu_pilot import old_stats
     st, ba = old_stats("pt_oldstats", 112, games.ST_FF_GAMES, 3)
     assert store.stat(ba, games.ST_FF_SOLO) == 0
 

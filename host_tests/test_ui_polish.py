@@ -10,7 +10,7 @@ import framebuf
 
 import ui_rig
 from ui_rig import faces as _faces, scripted as _scripted
-from test_ui_frenzy import start_game
+from frenzy_pilot import start_game
 from ui import gfx
 
 OK = ui_rig.OK
@@ -146,7 +146,7 @@ def _record(r):
 
 def test_declaring_the_wild_sounds():
     from core import frenzy as fz
-    from test_ui_frenzy_golden import _roll
+    from frenzy_steps import _roll
     from ui import frenzy_screen as fs
     from ui import sounds
     # The Common Die shows WILD; RED rolls 2 2 3 4 6 and declares the WILD a 2.
@@ -168,7 +168,7 @@ def test_declaring_the_wild_sounds():
 
 def test_filled_the_riser_notice_sounds():
     from core import frenzy as fz
-    from test_ui_frenzy_golden import _roll, _select, _to
+    from frenzy_steps import _roll, _select, _to
     from ui import frenzy_screen as fs
     from ui import sounds
     # Relay, the Common Die 2X: RED fills the riser with five 1s and stops; GREEN
