@@ -1,4 +1,4 @@
-"""Frenzy rounds played on the checked rules (core.frenzy_checked) by a seeded policy,
+"""Frenzy rounds played on the checked rules (host_only.frenzy_checked) by a seeded policy,
 every step compared with the engine."""
 from checks import mix as _mix
 from core import frenzy as F

@@ -3,7 +3,7 @@ from hypothesis import given, settings, strategies as st
 
 from core import frenzy as F
 from core.frenzy import Game
-from core.frenzy_checked import is_farkle, score, selections
+from host_only.frenzy_checked import is_farkle, score, selections
 from core.frenzy_score import COMMON_BIT
 from core.dice import Dice
 from core.seeded import Seeded

@@ -451,7 +451,7 @@ def test_linked_games_count_once_each_and_old_stats_still_load():
     file from before the linked games (116 bytes) loads with them at 0; impossible
     link counters are damage."""
     from core import games as gm
-    from system.store_check import stats_ok
+    from system.store.check import stats_ok
     root = _fresh()
     s = Store(root)
     assert s.count_link(0x1234, True)

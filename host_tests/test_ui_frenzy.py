@@ -99,7 +99,7 @@ def test_odds_hint_follows_the_setting():
     r.press(OK)
     r.wait(600)
     assert s.game.phase == fz.PH_ROLL
-    from core.odds import farkle_risk
+    from host_only.odds import farkle_risk
     if s.game.common == 8:
         assert s.t_info == "FARKLE RISK 0%"  # the WILD not declared: no 5-dice Farkle
     else:
@@ -111,7 +111,7 @@ def test_odds_hint_follows_the_setting():
 
 def test_wild_risk_counts_rolls_no_value_helps():
     # Brute force: a roll farkles for every WILD value exactly when WILD_RISK says.
-    from core.frenzy_checked import is_farkle
+    from host_only.frenzy_checked import is_farkle
     for n in range(1, 6):
         bad = 0
         total = 6 ** n

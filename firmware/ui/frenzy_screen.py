@@ -673,7 +673,7 @@ class FrenzyScreen(Screen):
             elif ph == PH_ROLL or ph == PH_DECIDE:
                 n = g.to_roll()
                 if self.app.settings[S_ODDS] and n:
-                    # core.odds.farkle_risk without its checks (n is 1-5 here)
+                    # host_only.odds.farkle_risk without its checks (n is 1-5 here)
                     r = WILD_RISK[n] if g.common == WILD and not g.wild else \
                         RISK[(n - 1) * 7 + (g.usable() or 0)]
                     self.t_info = "FARKLE RISK %d%%" % r

@@ -37,7 +37,7 @@ for _p in (ROOT + "/firmware", ROOT + "/tools/sim", _HERE):  # sim: micropython 
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from core.frenzy_checked import score  # noqa: E402
+from host_only.frenzy_checked import score  # noqa: E402
 
 OUT = ROOT + "/firmware/data/frenzy_round.bin"
 
