@@ -576,7 +576,7 @@ class ShakeUpScreen(Screen):
         else:
             # The pyramid: a column per seat, a row per level.
             n = g.players
-            cw = (128 - _COL_X) // n
+            cw = (127 - _COL_X) // n  # the panel's last column stays dark
             if boxed:
                 # The box's edges lie on the dotted rows (drawn again below) and,
                 # from level 0, on the choice's line (erased: drawn again last).
