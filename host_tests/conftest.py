@@ -11,6 +11,7 @@ for p in ("firmware", "tools", "tools/sim", "host_tests"):
     if full not in sys.path:
         sys.path.insert(0, full)
 import paths  # noqa: E402,F401  (tools/paths.py: every folder of tools/ reachable by name)
+from sim_rig import sim_factory  # noqa: E402,F401  (the fixture of the simulator's test files)
 
 
 def micropython_bin():

@@ -314,6 +314,8 @@ def test_release_merges_firmware_and_image_into_one_file(tmp_path):
             h, name = line.split()
             sums[name] = h
     assert sums == {os.path.basename(p): release.sha256(p) for p in (vimg, merged)}
+    # The folder handed out holds the release files only (no build tree, no lock).
+    assert sorted(os.listdir(out)) == sorted(["SHA256SUMS"] + list(sums)), os.listdir(out)
     assert ("esptool --chip esp32 --port PORT --baud 460800 write-flash --erase-all 0x1000 "
             + os.path.basename(merged)) in res.stdout, res.stdout
     with open(merged, "rb") as f:

@@ -23,7 +23,7 @@ import emu_control  # noqa: E402
 import emuboard  # noqa: E402
 from core import games  # noqa: E402
 
-import test_never_lose3 as T  # noqa: E402
+import save_damage as T  # noqa: E402
 
 CASES = [(k, d) for k in (games.SHAKEUP, games.FRENZY) for d in T.DAMAGE]
 

@@ -160,7 +160,7 @@ def test_a_reload_mid_game_continues_exactly(report):
 def test_a_damaged_save_in_the_browser_is_said_and_set_aside(report):
     _fatal(report)
     menu = report["damaged"]["menu"]
-    # The store's own check (firmware/system/store.py): the menu says so once, offers no
+    # The store's own check (firmware/system/store/): the menu says so once, offers no
     # CONTINUE, and the firmware runs on.
     assert menu["screen"] == "menu" and menu["item"] != "CONTINUE", menu
     assert menu["notice"] == "Saved game was damaged", menu

@@ -16,11 +16,7 @@ import binascii
 
 from core.games import SHAKEUP
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 MAGIC = b"PDTC"
 TAIL = const(12)      # the trailer: MAGIC, length, CRC-32
