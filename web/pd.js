@@ -61,7 +61,7 @@ function say(text, error) {
 }
 
 // ---- the saved files: the firmware's /data folder, kept in IndexedDB ----------------
-// The store's own code writes /data (atomic renames, CRCs: firmware/system/store.py); after
+// The store's own code writes /data (atomic renames, CRCs: firmware/system/store/); after
 // every frame the folder is compared with what was kept, and a change is kept whole in
 // one IndexedDB transaction: a reload or a closed tab is a power cut between frames.
 
