@@ -79,7 +79,7 @@ class LiveScreen(Screen):
 
     def _keep(self, h):
         if h.live.g.phase != PH_OVER:
-            self.app.store.save_link(b"H" + h.to_bytes())
+            self.app.keep_link(b"H" + h.to_bytes())  # a full flash: told, kept in RAM
 
     # ---- frames -------------------------------------------------------------------
 
@@ -181,9 +181,10 @@ class LiveScreen(Screen):
                 if not self.over:
                     self.over = True
                     app.play(WIN)
-                    app.store.clear_link()  # over: nothing to continue, here or there
+                    # Counted, then the save goes (a full flash: the count waits in RAM
+                    # for room, and no CONTINUE is offered meanwhile).
                     gid = self.h.gid if self.h is not None else self.g.gid
-                    app.store.count_link(gid, g.winner == self.seat())
+                    app.told(app.store.end_link(gid, g.winner == self.seat()))
             else:
                 self.t_line1 = "ROUND %d DONE" % (g.round - 1)
         else:
