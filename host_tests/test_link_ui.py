@@ -110,7 +110,7 @@ def test_a_guest_powered_on_again_continues_from_the_menu():
     r = _rig("link_guest_cont")
     r.press(BACK)
     mac = b"\x02\x00\x00\x00\x00\x07"
-    r.app.store.save_link(b"G" + bytes((2,)) + mac + bytes((0x12, 0x34, 2)) + b"s" * 16)
+    r.app.store.save_link(b"G" + bytes((2, 0x12, 0x34)) + mac + bytes((2,)) + b"s" * 16)
     r.app.menu()
     r.step(2)
     menu = r.app.screen

@@ -83,8 +83,8 @@ class Guest:
         if saved is not None:
             if len(saved) != 26 or saved[0] != _SAVE_V:
                 raise ValueError("not a link guest's save")
-            self.mac = bytes(saved[1:7])
-            self.gid = saved[7] << 8 | saved[8]
+            self.gid = saved[1] << 8 | saved[2]
+            self.mac = bytes(saved[3:9])
             self.seat = saved[9]
             if self.seat > 3:
                 raise ValueError("link save: bad seat")
@@ -93,12 +93,12 @@ class Guest:
             self._back()
 
     def to_bytes(self):
-        """The guest's save: the host's radio address, the game id, the seat, the
-        pairing secret."""
+        """The guest's save: the game id (where the host's save has it too), the
+        host's radio address, the seat, the pairing secret."""
         if self.mac is None or self.secret is None:
             raise ValueError("not joined")
-        return bytes((_SAVE_V,)) + self.mac + bytes((self.gid >> 8, self.gid & 0xFF,
-                                                    self.seat)) + self.secret
+        return bytes((_SAVE_V, self.gid >> 8, self.gid & 0xFF)) + self.mac + \
+            bytes((self.seat,)) + self.secret
 
     def join(self, i):
         """Pair with host i of `hosts` (its key is agreed over the next frames: _keys)."""

@@ -178,16 +178,23 @@ def record_game(ba, kind, winner, best_round=0, total=0, cpus=None, rounds=0):
             stat_set(ba, i, v)
 
 
+def counted(ba, gid):
+    """Whether linked game gid is one of the last _LINK_IDS counted in ba."""
+    for i in range(_ST_LINK + 2, _ST_LINK + 2 + _LINK_IDS):
+        if stat(ba, i) == gid + 1:
+            return True
+    return False
+
+
 def record_link(ba, gid, won):
     """Count a linked game over on this handheld (gid: its game id; won: its seat won)
     in the stats bytearray ba, once: False when that game is one of the last _LINK_IDS
     counted (ids + 1 at ST_LINK_LAST, then ST_LINK_SEEN.., newest first). One link.sav
     at a time, and a game's end removes it once the count is on flash: an older save
     can come back only from a copy put back by hand, and 8 games later at that."""
+    if counted(ba, gid):
+        return False
     j = _ST_LINK + 2
-    for i in range(j, j + _LINK_IDS):
-        if stat(ba, i) == gid + 1:
-            return False
     stat_set(ba, _ST_LINK, stat(ba, _ST_LINK) + 1)
     if won:
         stat_set(ba, _ST_LINK + 1, stat(ba, _ST_LINK + 1) + 1)
@@ -517,7 +524,8 @@ class Store:
         return self._commit()
 
     def save_link(self, blob):
-        """The link game's save (link.host's or link.guest's bytes, after a letter),
+        """The link game's save (a letter, then link.host's or link.guest's bytes: a
+        version, then the game id),
         apart from game.sav so a link game never replaces a game on this device. False
         when it could not be written (the flash is full): the old save stays on flash
         and this one in RAM, which load_link() gives until a save is written."""
@@ -533,7 +541,12 @@ class Store:
             return None
         if self._link_ram is not None:
             return self._link_ram
-        return self._load(LINK, _T_LINK, MSG_LINK)
+        p = self._load(LINK, _T_LINK, MSG_LINK)
+        ba = self._stats
+        if p is not None and len(p) > 3 and ba is not None and counted(ba, p[2] << 8 | p[3]):
+            self.clear_link()  # its game is over and counted (a cut before the remove)
+            return None
+        return p
 
     def clear_link(self):
         _remove(self.root + LINK)
