@@ -175,9 +175,10 @@ class Guest:
         elif now - self.sent >= _JOIN_MS and st != G_CODE and st != G_SCAN:
             self.sent = now
             f = None
-            if st == G_JOINING and self._k0 is not None:
+            m = self.mine
+            if st == G_JOINING and self._k0 is not None and m is not None:
                 f = proto.seal(self._k0, T_JOIN, self.gid, NOBODY,
-                               self.commit[:8] + self.mine + self.nonce)
+                               self.commit[:8] + m + self.nonce)
             elif st == G_OKD:
                 f = proto.seal(self.key, T_OK, self.gid, NOBODY, b"")
             elif st == G_BACK:

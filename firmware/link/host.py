@@ -161,6 +161,8 @@ class Host:
         """Between rounds: the host rolls the Common Die (its RNG); dropped seats sit the
         round out (stopped at once with nothing)."""
         lv = self.live
+        if lv is None:
+            raise ValueError("no game yet")
         lv.start(self.dice.common())
         self.notes = list(lv.notes)
         for s in range(lv.g.players):
@@ -241,8 +243,9 @@ class Host:
         if (self.pub is not None or not lobby) and now - self.beacon_at >= _BEACON_MS:
             self.beacon_at = now
             p = bytes((self.state, self.players(), self.lost))
-            if lobby:  # what a guest pairs with; a game under way pairs nobody
-                p += self.commit + self.pub
+            pub = self.pub
+            if lobby and pub is not None:  # what a guest pairs with; a game under way
+                p += self.commit + pub  # pairs nobody
             r.send(BROADCAST, proto.seal(None, T_BEACON, self.gid, 0, p))
         a = self.pending
         if a is not None and now - a[_P_HEARD] > _PAIR_MS:
@@ -509,7 +512,10 @@ class Host:
                 b[j + 1:j + 7] = self.macs[s]
             if self.pairs[s] is not None:
                 b[j + 7:j + _SEAT] = self.pairs[s]
-        return bytes(b) + bytes(self.live.to_bytes())
+        lv = self.live
+        if lv is None:
+            raise ValueError("no game yet")
+        return bytes(b) + bytes(lv.to_bytes())
 
     def _load(self, b):
         n = 4 + 4 * _SEAT

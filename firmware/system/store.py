@@ -589,8 +589,9 @@ class Store:
                 return False
             self._fin = None
             self.clear_game()
-        if self._link_end:
-            if not self._save(STATS, _T_STATS, bytes(self._stats)):
+        st = self._stats
+        if self._link_end and st is not None:
+            if not self._save(STATS, _T_STATS, bytes(st)):
                 return False
             self._link_end = False
             self.clear_link()
