@@ -16,7 +16,7 @@ import time
 
 from conftest import ROOT
 
-from test_link_e2e import _agree, _base, _table, _wait
+from test_link_e2e import Handheld, _agree, _base, _table, _wait
 
 _TAP = 7  # the attacker's station: the stand-in's tap (tools/sim/espnow.py)
 
@@ -29,12 +29,7 @@ class Stranger:
              str(_TAP), self.log], cwd=ROOT, stdin=subprocess.PIPE, text=True)
         self.wait_for("ready")
 
-    def lines(self):
-        try:
-            with open(self.log) as f:
-                return f.read().split("\n")
-        except OSError:
-            return []
+    lines = Handheld.lines  # (its log's lines, as a handheld's)
 
     def do(self, cmd):
         self.proc.stdin.write(cmd + "\n")
@@ -124,93 +119,73 @@ def _watch(hs, stranger):
     return check
 
 
-def test_a_seat_taken_by_a_spoofed_address_and_floods_change_nothing(tmp_path):
-    """At round 2 the stranger sends, from GREEN's radio address, a JOIN with a fresh
-    DH value (both frame layouts), an OK, HELLO and RESP with made-up values, then 12 s
-    of ROLL and STOP under the key a host would have agreed; at round 4, 10 s of floods
-    (JOINs, beacons in the host's name, HELLO, RESP, OK, REQ: ~200 frames a second)."""
-    hs = _table(tmp_path, 5, 2, air=",tap=%d" % _TAP)
-    st = Stranger(tmp_path, 5)
-    done = {"take": False, "flood": False}
+def _attacked(tmp_path, k, guests, act, said):
+    """A game of a host and `guests` guests with the stranger on the air; act(hs,
+    stranger, done) each half second (done: a dict it keeps); then the stranger's lines
+    starting with each of `said`, and the checks (_honest, the same end everywhere)."""
+    hs = _table(tmp_path, k, guests, air=",tap=%d" % _TAP)
+    st = Stranger(tmp_path, k)
+    done = {}
     check = _watch(hs, st)
 
     def each():
         check()
-        r = hs[0].round()
-        if not done["take"] and r >= 2:
-            done["take"] = True
-            st.do("takeover %d 1" % _seat(hs[1]))
-        if not done["flood"] and r >= 4:
-            done["flood"] = True
-            st.do("flood 10")
+        act(hs, st, done)
     try:
         _wait([hs], each=each)
-        st.wait_for("flooded")
+        out = [st.wait_for(w) for w in said]
         _honest(hs, st)
         _agree(hs)
     finally:
         st.close()
-    print(st.wait_for("takeover sent"), st.wait_for("flooded"))
+    print(" / ".join(out))
+
+
+def test_a_seat_taken_by_a_spoofed_address_and_floods_change_nothing(tmp_path):
+    """At round 2 the stranger sends, from GREEN's radio address, a JOIN with a fresh
+    DH value (both frame layouts), an OK, HELLO and RESP with made-up values, then 8 s
+    of ROLL and STOP under the key a host would have agreed; at round 4, 10 s of floods
+    (JOINs, beacons in the host's name, HELLO, RESP, OK, REQ)."""
+    def act(hs, st, done):
+        r = hs[0].round()
+        if "take" not in done and r >= 2:
+            done["take"] = st.do("takeover %d 1" % _seat(hs[1]))
+        if "flood" not in done and r >= 4:
+            done["flood"] = st.do("flood 10")
+    _attacked(tmp_path, 5, 2, act, ("takeover sent", "flooded"))
 
 
 def test_a_replayed_join_and_its_requests_change_nothing(tmp_path):
     """GREEN is powered off at round 3 and continues (it comes back with a fresh key);
     at round 5 the stranger replays every frame it heard from GREEN since the game's
     lobby: its JOIN, OK, HELLO, RESP, heartbeats and requests."""
-    hs = _table(tmp_path, 6, 1, air=",tap=%d" % _TAP)
-    st = Stranger(tmp_path, 6)
-    done = {"kill": False, "replay": False}
-    check = _watch(hs, st)
-
-    def each():
-        check()
+    def act(hs, st, done):
         g = hs[1]
-        if not done["kill"] and g.round() >= 3:
-            done["kill"] = True
-            g.kill()
+        if "kill" not in done and g.round() >= 3:
+            done["kill"] = g.kill()
             time.sleep(4)  # the host sees it lost (3 s) and answers WAIT
             g.start("cont")
-        if done["kill"] and not done["replay"] and hs[0].round() >= 5 and g.round() >= 5:
-            done["replay"] = True
-            st.do("replay 1")
-    try:
-        _wait([hs], each=each)
-        st.wait_for("replayed")
-        _honest(hs, st)
-        _agree(hs)
-    finally:
-        st.close()
-    print(st.wait_for("replayed"))
+        if "kill" in done and "replay" not in done and hs[0].round() >= 5 and g.round() >= 5:
+            done["replay"] = st.do("replay 1")
+    _attacked(tmp_path, 6, 1, act, ("replayed",))
 
 
 def test_a_rogue_host_with_the_old_code_gets_no_guest(tmp_path):
     """The host is powered off at round 3; the stranger beacons in its name (its
     address, its game id) with a public value ground to the host's old 4-letter code,
     answers any JOIN with a key and views, and any HELLO with a made-up challenge, for
-    10 s; no guest turns to it. Then the host continues and both guests come back."""
-    hs = _table(tmp_path, 7, 2, air=",tap=%d" % _TAP)
-    st = Stranger(tmp_path, 7)
-    done = {"kill": False}
-    check = _watch(hs, st)
-
-    def each():
-        check()
+    10 s; no guest turns to it (checked all along). Then the host continues and both
+    guests come back."""
+    def act(hs, st, done):
         h = hs[0]
-        if not done["kill"] and h.round() >= 3:
-            done["kill"] = True
-            h.kill()
+        if "kill" not in done and h.round() >= 3:
+            done["kill"] = h.kill()
             st.do("rogue")
             t0 = time.time()
             while time.time() - t0 < 10:
-                check()
+                assert not st.owned(), st.owned()
                 time.sleep(0.5)
             st.do("stop")
             st.wait_for("rogue sent")
             h.start("cont")
-    try:
-        _wait([hs], each=each)
-        _honest(hs, st)
-        _agree(hs)
-    finally:
-        st.close()
-    print(st.wait_for("ground"), st.wait_for("rogue sent"))
+    _attacked(tmp_path, 7, 2, act, ("ground", "rogue sent"))
