@@ -272,6 +272,10 @@ class Guest:
                 return  # malformed: dropped, nothing changed
         self.live = live
         self.version = v
+        if self.state != G_IN and self.mine is not None:
+            # Seated: what pairing needed goes (~0.6 KB); a return needs the secret only.
+            self.mine = self.pub = self._k0 = None
+            self._x = self._s = 0
         self.state = G_IN
         self.seat = p[4]
         self.hstate = p[5]

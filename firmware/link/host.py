@@ -155,6 +155,9 @@ class Host:
             raise ValueError("a link game needs 2-4 players")
         self.live = Live(Game(n, RELAY, self.ones))
         self.state = S_PLAYING
+        # A game under way pairs nobody: its key pair and pairing go (~0.4 KB).
+        self._mine = self._agreeing = self.pending = self.pub = None
+        self.secret = 0
         self.next_round()
 
     def next_round(self):
