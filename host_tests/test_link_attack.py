@@ -65,10 +65,11 @@ def _seat(h):
 
 
 def _tagged(lines, tag):
-    """(round, value) of each `tag value` line, the round the handheld showed then."""
+    """(round, value) of each `tag value` line, the round the handheld showed then
+    (whole lines only: the last may be half written while the game runs)."""
     out = []
     r = 0
-    for ln in lines:
+    for ln in lines[:-1]:
         if ln.startswith("round "):
             r = int(ln[6:])
         elif ln.startswith(tag):
