@@ -384,23 +384,38 @@ class App:
         except ValueError:
             self.say("COULD NOT SAVE")  # play goes on; the old save stays
             return
-        # A save that cannot be written (the flash is full) is said once, at once, as
-        # a warning (read in full, no CPU line over it), and marked on the panel while
-        # saves fail (step()); every decision tries again (the store keeps the game in
-        # RAM meanwhile), and the first that is written says so.
+        if not ok:
+            st.problem = had  # told here, not again at the menu
+        self.told(ok)
+
+    def keep_link(self, blob):
+        """A link game's save (ui.link_lobby, ui.link_screen), told as a game's save
+        is (told()): a full flash keeps it in RAM (store.save_link)."""
+        st = self.store
+        had = st.problem
+        ok = st.save_link(blob)
+        if not ok:
+            st.problem = had
+        self.told(ok)
+        return ok
+
+    def told(self, ok):
+        """A save that cannot be written (the flash is full) is said once, at once, as a
+        warning (read in full, no CPU line over it), and marked on the panel while saves
+        fail (step()); every decision tries again (the store keeps the game in RAM
+        meanwhile), and the first that is written says so."""
         if ok:
             if self.unsaved:
                 self.unsaved = False
                 self.screen.dirty = True  # the mark goes
                 self.say("SAVED AGAIN")
-        else:
-            st.problem = had  # told here, not again at the menu
-            if self.unsaved:
-                return
-            self.unsaved = True
-            self.warned = False
-            self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
-            self.warned = True  # a warning: read in full
+            return
+        if self.unsaved:
+            return
+        self.unsaved = True
+        self.warned = False
+        self.say("STORAGE FULL: PLAY ON", "BUT THIS GAME IS NOT KEPT")
+        self.warned = True  # a warning: read in full
 
     def finish(self, kind, game, best_round=0, total=0, rounds=0):
         """The game is over: the stats counted and saved, the save cleared (resident

@@ -100,8 +100,13 @@ class Table:
         while self.air.now < limit:
             self.tick()
             for g in self.guests:
-                if g.state == 0 and g.hosts:
+                if g.state == 0 and g.hosts and g.hosts[0][5] is not None:
                     g.join(0)
+                elif g.state == 3:  # the pairing's code, the same on both: OK on both
+                    a = self.host.pending
+                    assert a is not None and a[3] == g.code, (a, g.code)
+                    g.confirm()
+                    self.host.confirm(True)
             if all(g.state == 2 for g in self.guests) and \
                     self.host.players() == len(self.guests) + 1:
                 break

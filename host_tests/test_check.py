@@ -31,10 +31,8 @@ def test_a_pyright_warning_fails_the_check():
     assert status == 1 and "1 warnings" in line and "firmware/core/dice.py:1:1: warning" in out.getvalue()
     assert check.tally([diag("firmware/core/dice.py", "information")], io.StringIO())[0] == 0
     assert check.tally([diag("firmware/core/dice.py", "error")], io.StringIO())[0] == 1
-    # The files waiting for the link's rewrite show their warnings without failing yet.
-    pending = [diag(rel, "warning") for rel in check.WARNINGS_PENDING]
-    status, line = check.tally(pending, io.StringIO())
-    assert status == 0 and "0 warnings, %d pending" % len(pending) in line
+    # Every file alike: a warning in the link's host fails it too.
+    assert check.tally([diag("firmware/link/host.py", "warning")], io.StringIO())[0] == 1
 
 
 def house(rel, src):

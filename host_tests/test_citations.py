@@ -9,9 +9,6 @@ import mp32
 
 # Cited in a file whose rewrite (issue 43's link part) is merged apart: fixed there;
 # drop the line once it is (the test fails on any other wrong citation).
-PENDING = ("firmware/link/host.py:9: docs/library/espnow.rst:386-387:",)
-
-
 @pytest.fixture(scope="module")
 def upstream():
     try:
@@ -24,7 +21,7 @@ def upstream():
 
 def test_every_citation_names_the_lines_it_means(upstream):
     problems, checked, files = citations.check_all(upstream)
-    assert [p for p in problems if not p.startswith(PENDING)] == []
+    assert problems == []
     assert checked >= 90 and files >= 20, (checked, files)
 
 

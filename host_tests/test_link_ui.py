@@ -110,7 +110,7 @@ def test_a_guest_powered_on_again_continues_from_the_menu():
     r = _rig("link_guest_cont")
     r.press(BACK)
     mac = b"\x02\x00\x00\x00\x00\x07"
-    r.app.store.save_link(b"G" + bytes((1,)) + mac + bytes((0x12, 0x34, 2)))
+    r.app.store.save_link(b"G" + bytes((2, 0x12, 0x34)) + mac + bytes((2,)) + b"s" * 16)
     r.app.menu()
     r.step(2)
     menu = r.app.screen
@@ -119,7 +119,8 @@ def test_a_guest_powered_on_again_continues_from_the_menu():
     menu.cur = 0
     r.press(OK)
     scan = r.app.screen
-    assert scan.NAME == "link_scan" and scan.g.rejoin == (mac, 0x1234)
+    g = scan.g
+    assert scan.NAME == "link_scan" and (g.mac, g.gid, g.seat, g.state) == (mac, 0x1234, 2, 5)
     r.press(BACK)
     assert r.app.screen.NAME == "menu"
     ui_rig.setup_game(r, "FARKLE FRENZY", 2)  # a game of this device, then BACK

@@ -447,25 +447,42 @@ def test_cut_at_every_step_of_a_save_without_atomic_rename():
 
 def test_linked_games_count_once_each_and_old_stats_still_load():
     """A linked game over counts once on each handheld (its game id guards a second
-    count: a screen made again for the same game), a win when its seat won; a stats
-    file from before the linked games (116 bytes) loads with them at 0; impossible
-    link counters are damage."""
+    count: a screen made again for the same game, an old save of it put back), a win
+    when its seat won, and its save goes only after the count; the guard keeps the
+    last 9 game ids; a stats file from before the linked games (116 bytes) or before
+    the guard's 8 more ids (128) loads with them at 0; impossible link counters are
+    damage."""
     from core import games as gm
     from system.store.check import stats_ok
     root = _fresh()
     s = Store(root)
-    assert s.count_link(0x1234, True)
-    assert not s.count_link(0x1234, True)  # the same game: not again
-    assert s.count_link(0x0042, False)
+    assert s.save_link(b"H1") and s.load_link() == b"H1"
+    assert s.end_link(0x1234, True)
+    assert s.load_link() is None and not os.path.exists(os.path.join(root, store.LINK))
+    assert s.save_link(b"H1")  # the same game's save, put back
+    assert s.end_link(0x1234, True) and s.load_link() is None  # gone, not counted again
+    assert s.end_link(0x0042, False)
     st = Store(root).load_stats()
     assert (store.stat(st, gm.ST_LINK_GAMES), store.stat(st, gm.ST_LINK_WINS),
             store.stat(st, gm.ST_LINK_LAST)) == (2, 1, 0x43)
+    for gid in range(1, 8):  # 7 more: 0x1234 is the 9th id back, still guarded
+        assert s.end_link(gid, False)
+    s.end_link(0x1234, True)
+    st = Store(root).load_stats()
+    assert store.stat(st, gm.ST_LINK_GAMES) == 9
+    s.end_link(8, False)  # the 10th: 0x1234 falls out of the guard
+    s.end_link(0x1234, True)
+    assert store.stat(Store(root).load_stats(), gm.ST_LINK_GAMES) == 11
+    assert stats_ok(Store(root).load_stats())
     old = bytearray(116)
     store.record_game(old, gm.FRENZY, 2, best_round=500, total=10050)
     _write(root, store.STATS, store.pack(0x54, old))
     st = Store(root).load_stats()
     assert len(st) == store.STATS_LEN and st[:116] == old and not any(st[116:])
-    for i, v in ((gm.ST_LINK_WINS, 1), (gm.ST_LINK_LAST, 5), (gm.ST_LINK_LAST, 0x10001)):
+    _write(root, store.STATS, store.pack(0x54, bytes(128)))
+    assert Store(root).load_stats() == bytearray(store.STATS_LEN)
+    for i, v in ((gm.ST_LINK_WINS, 1), (gm.ST_LINK_LAST, 5), (gm.ST_LINK_LAST, 0x10001),
+                 (gm.ST_LINK_SEEN + 7, 0x10001)):
         bad = bytearray(store.STATS_LEN)
         store.stat_set(bad, gm.ST_LINK_GAMES, 0 if v != 0x10001 else 1)
         store.stat_set(bad, i, v)

@@ -29,6 +29,7 @@ ST_FF_SOLO = const(28)    # the fewest rounds a solo Frenzy game took to 10,000 
 ST_LINK_GAMES = const(29)  # linked games finished on this handheld (docs/link.md)
 ST_LINK_WINS = const(30)   # of them, won by this handheld's seat
 ST_LINK_LAST = const(31)   # the last one counted: its game id + 1 (0: none), so once
+ST_LINK_SEEN = const(32)   # .. 39: the 8 counted before it, newest first (store.record_link)
 NONE = const(255)
 
 # Row fields.

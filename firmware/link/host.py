@@ -6,7 +6,7 @@ engine (core.frenzy_live over core.frenzy) and tells every guest what it may see
 `next_round()`, `settle_lost(seat, how)`.
 
 Reliability (ESP-NOW's own acknowledgement says only that a radio heard the frame,
-docs/library/espnow.rst:386-387 at v1.28.0; the game needs its own):
+docs/library/espnow.rst:384-385 at v1.28.0; the game needs its own):
 - Every change of the game makes a new view version. A guest's view (VIEW: the
   version, the last request taken from that guest, and the game's bytes) is sent at
   once and again every _RESEND ms until the guest acknowledges that version (in its
@@ -17,23 +17,25 @@ docs/library/espnow.rst:386-387 at v1.28.0; the game needs its own):
   (core.frenzy_live: fills received before it all go on).
 - A guest silent for _LOST ms is lost: the host's player decides (settle_lost): wait,
   a CPU takes the seat, or drop it (it stops this round and sits out the rest; its
-  total stays). A lost guest that comes back (JOIN from the same radio address)
-  takes its seat again, with a new key.
+  total stays).
+
+Seats (docs/link.md "Keys"): in the lobby a guest pairs (JOIN, REVEAL; `pending`
+holds the pairing until both players pressed OK at the code: `confirm()`, the
+guest's T_OK). A seat then belongs to its pairing secret (`pairs`), saved with the
+game: a seated guest coming back, or all of them after the host's restart, proves it
+(HELLO -> CHAL, which proves the host's own; RESP under a fresh key). A JOIN during
+a game, or from anyone who cannot prove a seat, changes nothing.
 The host saves after every change: `keep(host)` (the screen's: app.store), called in
 poll() before any view of the change goes out.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from core.dice import Dice
 from core.frenzy import RELAY, ROLL, ROLLING, STOPPED, Game
 from core.frenzy_live import L_DONE, L_ROLL, Live
 from link import proto
-from link.proto import HEAD, MAC_LEN, NOBODY, PUB_LEN, T_BEACON, T_BYE, T_HB, T_JOIN, \
-    T_REQ, T_VIEW
+from link.proto import HEAD, MAC_LEN, NOBODY, NONCE, PUB_LEN, T_BEACON, T_BYE, T_CHAL, \
+    T_HB, T_HELLO, T_JOIN, T_OK, T_REQ, T_RESP, T_REVEAL, T_VIEW
 from link.radio import BROADCAST
 
 K_EMPTY = const(0)
@@ -53,29 +55,50 @@ _RESEND = const(200)
 _KEEP = const(900)
 _LOST = const(3000)
 _CPU_MS = const(500)
-_SAVE_V = const(1)
+_PAIR_MS = const(30000)  # a pairing nobody finishes is dropped after this
+_CHAL_MS = const(100)  # at most one CHAL a seat this often (HELLO floods)
+_SAVE_V = const(2)
+_SEAT = const(23)  # a seat in the save: kind, radio address, pairing secret
+
+# pending: the pairing waiting for both presses
+_P_MAC = const(0)
+_P_KEY = const(1)
+_P_SECRET = const(2)
+_P_SAS = const(3)
+_P_OKS = const(4)  # bit 0 the host's player pressed OK, bit 1 the guest's
+_P_HEARD = const(5)
+_P_PUB = const(6)
+_P_NONCE = const(7)
 
 
 class Host:
     # Set by __init__ (annotations only: no code on the device).
     macs: list
     keys: list
+    pairs: list
+    chal: list
+    pending: "list | None"
 
     def __init__(self, radio, source, ones=300, saved=None):
         self.radio = radio
         self.src = source
         self.dice = Dice(source)
         self.ones = ones
-        # The key pair is made in steps, a frame's share at a time (poll): no beacon
-        # goes out before the public value is done (~120 frames).
+        # The key pair is made in steps, a frame's share at a time (poll): no lobby
+        # beacon goes out before the public value is done (~120 frames).
         self.secret = proto.secret(source)
         self._mine = proto.public(self.secret)
         self.pub = None
-        self.code = "...."
+        self.nonce = b""  # the pairing nonce the beacon commits to (new after each use)
+        self.commit = b""
         self._agreeing = None  # [radio, JOIN frame, its public value, Power]: one at a time
+        self.pending = None  # a pairing waiting for both players' OK (_P_*)
         self.macs = [None] * 4
         self.kind = bytearray(4)
         self.keys = [None] * 4
+        self.pairs = [None] * 4  # each seat's pairing secret (saved)
+        self.chal = [None] * 4  # each seat's challenge to come back (new after each use)
+        self.chal_at = [0] * 4
         self.heard = [0] * 4
         self.acked = [0] * 4  # the view version each guest has
         self.sent = [0] * 4  # when its view last went out
@@ -94,13 +117,15 @@ class Host:
         self.beacon_at = -_BEACON_MS
         self.kind[0] = K_HOST
         self.macs[0] = radio.mac
-        self._pubs = {}  # a joining radio's public value -> its key (agreed once)
         self.gid = 0
         while not self.gid:
             b = source(2)
             self.gid = b[0] << 8 | b[1]
+        self.code = "%04X" % self.gid  # tells hosts apart on the list (no proof of anything)
         if saved is not None:
             self._load(saved)
+            self._mine = None  # a game under way pairs nobody: no key pair
+            self.code = "%04X" % self.gid
 
     # ---- seats ------------------------------------------------------------------------
 
@@ -126,12 +151,17 @@ class Host:
             raise ValueError("a link game needs 2-4 players")
         self.live = Live(Game(n, RELAY, self.ones))
         self.state = S_PLAYING
+        # A game under way pairs nobody: its key pair and pairing go (~0.4 KB).
+        self._mine = self._agreeing = self.pending = self.pub = None
+        self.secret = 0
         self.next_round()
 
     def next_round(self):
         """Between rounds: the host rolls the Common Die (its RNG); dropped seats sit the
         round out (stopped at once with nothing)."""
         lv = self.live
+        if lv is None:
+            raise ValueError("no game yet")
         lv.start(self.dice.common())
         self.notes = list(lv.notes)
         for s in range(lv.g.players):
@@ -208,13 +238,18 @@ class Host:
         self.notes = []
         r = self.radio
         self._keys(now)
-        if self.pub is not None and now - self.beacon_at >= _BEACON_MS:
+        lobby = self.state == S_LOBBY
+        if (self.pub is not None or not lobby) and now - self.beacon_at >= _BEACON_MS:
             self.beacon_at = now
-            p = bytearray(3)
-            p[0] = self.state
-            p[1] = self.players()
-            p[2] = self.lost
-            r.send(BROADCAST, proto.seal(None, T_BEACON, self.gid, 0, bytes(p) + self.pub))
+            p = bytes((self.state, self.players(), self.lost))
+            pub = self.pub
+            if lobby and pub is not None:  # what a guest pairs with; a game under way
+                p += self.commit + pub  # pairs nobody
+            r.send(BROADCAST, proto.seal(None, T_BEACON, self.gid, 0, p))
+        a = self.pending
+        if a is not None and now - a[_P_HEARD] > _PAIR_MS:
+            self.pending = None  # nobody finished it
+            self._changed()
         for _ in range(16):
             mac, f = r.recv()
             if mac is None:
@@ -253,12 +288,30 @@ class Host:
         if typ == T_JOIN:
             self._join(mac, f, now)
             return
-        if sender == NOBODY or self.macs[sender] != mac or self.keys[sender] is None:
+        if typ == T_OK:
+            a = self.pending
+            if a is not None and a[_P_MAC] == mac and proto.open_(a[_P_KEY], f) is not None:
+                a[_P_OKS] |= 2
+                a[_P_HEARD] = now
+                self._paired(now)
             return
-        p = proto.open_(self.keys[sender], f)
-        if p is None:
+        if sender == NOBODY or self.pairs[sender] is None:
             return
         s = sender
+        if typ == T_HELLO:
+            self._hello(s, mac, f, now)
+            return
+        k = self.keys[s]
+        if typ == T_RESP:
+            if k is not None and self.macs[s] == mac and proto.open_(k, f) is not None:
+                return  # a resend: it is back already
+            self._resp(s, mac, f, now)
+            return
+        if self.macs[s] != mac or k is None:
+            return
+        p = proto.open_(k, f)
+        if p is None:
+            return
         self.heard[s] = now
         if self.lost >> s & 1:
             self.lost &= ~(1 << s)
@@ -285,70 +338,137 @@ class Host:
         if pw is not None:
             if pw.step():
                 self.pub = proto.pub_bytes(pw.value)
-                self.code = proto.code(self.pub)
                 self._mine = None
+                self._renew()
             return
         a = self._agreeing
         if a is not None and a[3].step():
             self._agreeing = None
-            if len(self._pubs) > 8:
-                self._pubs = {}
-            self._pubs[a[2]] = proto.key_of(a[3].value, self.gid)
-            self._join(a[0], a[1], now)
+            self._reveal(a[0], a[1], a[2], a[3].value, now)
+
+    def _renew(self):
+        """A new pairing nonce and the beacon's commitment to it: the one revealed is
+        never used again."""
+        self.nonce = bytes(self.src(NONCE))
+        self.commit = proto.commit(self.pub, self.nonce)
 
     def _ack(self, s, v):
         if v > self.acked[s] and v <= self.version:
             self.acked[s] = v
 
     def _join(self, mac, f, now):
-        if len(f) != HEAD + PUB_LEN + MAC_LEN:
+        """A JOIN: in the lobby, for the commitment the beacon shows now, and one at a
+        time; anything else (a game under way, an old JOIN, a seated address) starts
+        nothing."""
+        if self.state != S_LOBBY or self.pub is None \
+                or len(f) != HEAD + 8 + PUB_LEN + NONCE + MAC_LEN:
             return
-        pub = bytes(f[HEAD:HEAD + PUB_LEN])
+        a = self.pending
+        if a is not None:
+            if a[_P_MAC] == mac and a[_P_PUB] == bytes(f[HEAD + 8:HEAD + 8 + PUB_LEN]):
+                self._send_reveal(a)  # its REVEAL was lost: again (the same frame's nonce)
+            return
+        if bytes(f[HEAD:HEAD + 8]) != self.commit[:8]:
+            return  # made for another commitment (an old or replayed JOIN)
+        pub = bytes(f[HEAD + 8:HEAD + 8 + PUB_LEN])
+        a = self._agreeing
+        if a is None:
+            # Agreed in steps (_keys), then revealed; one joining radio at a time (the
+            # others resend their JOIN meanwhile).
+            try:
+                self._agreeing = [bytes(mac), bytes(f), pub, proto.shared(self.secret, pub)]
+            except ValueError:
+                pass
+        elif a[2] == pub:
+            a[1] = bytes(f)  # (the radio reuses its buffer)
+
+    def _reveal(self, mac, f, pub, s, now):
+        """The key agreed with a JOIN: if that key sealed it, the pairing waits for both
+        players' OK at the code; the nonce is revealed, and a new one committed to."""
+        if proto.open_(proto.Key(proto.key_of(s, self.gid)), f) is None \
+                or bytes(f[HEAD:HEAD + 8]) != self.commit[:8]:
+            return
+        n_g = bytes(f[HEAD + 8 + PUB_LEN:HEAD + 8 + PUB_LEN + NONCE])
+        key, sec = proto.pairing(s, self.gid, self.pub, pub, self.nonce, n_g)
+        a = [mac, proto.Key(key), sec, proto.sas(self.pub, pub, self.nonce, n_g), 0, now,
+             pub, self.nonce]
+        self.pending = a
+        self._renew()
+        self._send_reveal(a)
+        self._changed()
+
+    def _send_reveal(self, a):
+        self.radio.send(a[_P_MAC], proto.seal(a[_P_KEY], T_REVEAL, self.gid, 0, a[_P_NONCE]))
+
+    def confirm(self, ok):
+        """The host's player at the pairing's code: OK (True) or not (the guest is not
+        seated and may try again)."""
+        a = self.pending
+        if a is None:
+            return
+        if not ok:
+            self.pending = None
+        else:
+            a[_P_OKS] |= 1
+            self._paired(self.now)
+        self._changed()
+
+    def _paired(self, now):
+        """Both pressed OK: the guest takes its seat (its old one when that address sat
+        here already, else the next free one)."""
+        a = self.pending
+        if a is None or a[_P_OKS] != 3:
+            return
+        self.pending = None
+        mac = a[_P_MAC]
         s = -1
         for i in range(1, 4):
             if self.macs[i] == mac:
                 s = i
         if s < 0:
-            if self.state != S_LOBBY:
-                return  # a game under way seats nobody new
             s = self.players()
-            if s >= 4:
+            if s >= 4 or self.state != S_LOBBY:
                 return
-        k = self._pubs.get(pub)
-        if k is None:
-            # Agreed in steps (_keys), then this frame is taken again; one joining
-            # radio at a time (the others resend their JOIN meanwhile).
-            a = self._agreeing
-            if a is None:
-                try:
-                    self._agreeing = [bytes(mac), bytes(f), pub,
-                                      proto.shared(self.secret, pub)]
-                except ValueError:
-                    pass
-            elif a[2] == pub:
-                a[1] = bytes(f)  # (the radio reuses its buffer)
-            return
-        key = self.keys[s] if self.macs[s] == mac and self.keys[s] is not None \
-            and self.keys[s].pub == pub else proto.Key(k)
-        if proto.open_(key, f) is None:
-            return
-        if self.keys[s] is not key:
-            self.rseq[s] = 0  # a new key: the guest numbers its requests from 1 again
-        key.pub = pub
+        self._seat(s, mac, a[_P_KEY], now)
+        self.pairs[s] = a[_P_SECRET]
+        self.chal[s] = None
+
+    def _seat(self, s, mac, key, now):
+        """Seat s's guest proved itself (a pairing, or RESP): its key from now on."""
         self.keys[s] = key
-        if self.macs[s] != mac:
-            self.macs[s] = mac
-            self.kind[s] = K_GUEST
-            self._changed()
-        elif self.kind[s] == K_CPU and self.asked >> s & 1:
-            self.kind[s] = K_GUEST  # back from lost: its seat again
-            self._changed()
+        self.rseq[s] = 0  # a new key: the guest numbers its requests from 1 again
+        self.macs[s] = mac
+        if self.kind[s] != K_GUEST and (self.kind[s] == K_EMPTY or self.asked >> s & 1):
+            self.kind[s] = K_GUEST  # (a lost seat a CPU played: its player's again)
         self.heard[s] = now
         self.acked[s] = 0
-        if self.lost >> s & 1:
-            self.lost &= ~(1 << s)
-            self._changed()
+        self.lost &= ~(1 << s)
+        self._changed()
         self._view(s)
+
+    def _hello(self, s, mac, f, now):
+        """A guest asks to come back to seat s: the seat's challenge, sealed under the
+        pairing secret and the guest's nonce (so the guest knows it is this host)."""
+        if len(f) != HEAD + NONCE + MAC_LEN or now - self.chal_at[s] < _CHAL_MS:
+            return
+        self.chal_at[s] = now
+        if self.chal[s] is None:
+            self.chal[s] = bytes(self.src(NONCE))
+        n_g = bytes(f[HEAD:HEAD + NONCE])
+        k = proto.Key(proto.chal_key(self.pairs[s], n_g))
+        self.radio.send(mac, proto.seal(k, T_CHAL, self.gid, 0, self.chal[s]))
+
+    def _resp(self, s, mac, f, now):
+        """The answer to seat s's challenge: sealed with the key only the pairing secret
+        gives, it takes the seat again; the challenge is never used again."""
+        c = self.chal[s]
+        if c is None or len(f) != HEAD + NONCE + MAC_LEN:
+            return
+        k = proto.Key(proto.resume_key(self.pairs[s], bytes(f[HEAD:HEAD + NONCE]), c))
+        if proto.open_(k, f) is None:
+            return
+        self.chal[s] = None
+        self._seat(s, mac, k, now)
 
     def _view(self, s):
         """Guest s's view: what any player may see (the game's bytes hold rolled dice
@@ -377,36 +497,46 @@ class Host:
     # ---- saving -----------------------------------------------------------------------
 
     def to_bytes(self):
-        """The host's save: the game id, the seats (kind and radio address), the
-        dropped seats, then the live game's bytes."""
-        b = bytearray(4 + 4 * 7)
+        """The host's save: the game id, the dropped seats, the seats (kind, radio
+        address, pairing secret: a seat is its secret's), then the live game's bytes."""
+        b = bytearray(4 + 4 * _SEAT)
         b[0] = _SAVE_V
         b[1] = self.gid >> 8
         b[2] = self.gid & 0xFF
         b[3] = self.gone
         for s in range(4):
-            j = 4 + 7 * s
+            j = 4 + _SEAT * s
             b[j] = self.kind[s]
             if self.macs[s] is not None:
                 b[j + 1:j + 7] = self.macs[s]
-        return bytes(b) + bytes(self.live.to_bytes())
+            if self.pairs[s] is not None:
+                b[j + 7:j + _SEAT] = self.pairs[s]
+        lv = self.live
+        if lv is None:
+            raise ValueError("no game yet")
+        return bytes(b) + bytes(lv.to_bytes())
 
     def _load(self, b):
-        if len(b) < 32 or b[0] != _SAVE_V:
+        n = 4 + 4 * _SEAT
+        if len(b) < n or b[0] != _SAVE_V:
             raise ValueError("not a link host's save")
         self.gid = b[1] << 8 | b[2]
         self.gone = b[3]
         for s in range(4):
-            j = 4 + 7 * s
+            j = 4 + _SEAT * s
             k = b[j]
             if k > K_CPU or (s == 0) != (k == K_HOST):
                 raise ValueError("link save: bad seat")
             self.kind[s] = k
-            self.macs[s] = bytes(b[j + 1:j + 7]) if k == K_GUEST else None
+            guest = k == K_GUEST or k == K_CPU and any(b[j + 7:j + _SEAT])
+            self.macs[s] = bytes(b[j + 1:j + 7]) if guest else None
+            self.pairs[s] = bytes(b[j + 7:j + _SEAT]) if guest else None
+            if guest and k == K_CPU:
+                self.asked |= 1 << s  # a CPU plays a lost guest's seat: its player's again
         self.macs[0] = self.radio.mac
-        self.live = Live.from_bytes(bytes(b[32:]))
+        self.live = Live.from_bytes(bytes(b[n:]))
         if self.live.g.players != self.players():
             raise ValueError("link save: seats and game differ")
         self.state = S_PLAYING
         for s in range(1, 4):
-            self.heard[s] = -1  # its time to join again starts at the first poll
+            self.heard[s] = -1  # its time to come back starts at the first poll

@@ -18,17 +18,21 @@ docs/library/espnow.rst:222 and :573):
           ports/esp32/mpconfigport.h:14 and ports/unix/variants/standard/
           mpconfigvariant.h:28 select) over bytes 0 to the MAC, cut to 8 bytes.
 
-A beacon (T_BEACON) is the one frame without a key: it carries the host's public
-value so a guest can agree a key with it; its MAC field is a plain SHA-256 check.
-A beacon only lists a host in range: it changes no game.
+A beacon (T_BEACON) is the one frame without a key: in the lobby it carries the
+host's commitment and public value so a guest can pair with it; its MAC field is a
+plain SHA-256 check. A beacon only lists a host in range: it changes no game.
 
-Keys: finite-field Diffie-Hellman in the 1536-bit MODP group of RFC 3526 (group
-5, generator 2; the prime as OpenSSL 3.0 gives it for "modp_1536"). Each side
-draws a 192-bit secret from the hardware RNG; the public values (192 bytes) fit
-one frame. The pair's key is SHA-256("PDLK" + shared secret + game id), cut to
-16 bytes. Someone listening learns neither; someone who joins in between is seen
-by the players: the host's screen and the guest's both show the short code of
-the host's public value (code()).
+Pairing (docs/link.md "Keys"): finite-field Diffie-Hellman in the 1536-bit MODP
+group of RFC 3526 (group 5, generator 2; the prime as OpenSSL 3.0 gives it for
+"modp_1536"), each side's 192-bit secret from the hardware RNG. The host's beacon
+commits to a fresh 16-byte nonce (commit()) before any guest's values reach it; the
+guest's JOIN carries its public value and its own nonce; only then the host reveals
+its nonce (REVEAL). Both screens show sas() over both public values and nonces, 24
+bits as six letters, and both players press OK when they match: neither side (nor
+anyone between them) can choose it, as in Bluetooth's numeric comparison. The
+pairing gives the session key and a pairing secret both sides save; a seat is that
+secret's, not a radio address's: a guest coming back, or a host after a restart,
+proves it (HELLO, CHAL, RESP) and gets a fresh key (resume_key()).
 """
 import hashlib
 
@@ -46,7 +50,14 @@ T_VIEW = const(3)  # host -> guest: the game as that guest may see it
 T_REQ = const(4)  # guest -> host: a decision
 T_HB = const(5)  # guest -> host: still here (and the view it has)
 T_BYE = const(6)  # either: leaving the game
-T_LAST = const(6)
+T_REVEAL = const(7)  # host -> pairing guest: its nonce (sealed with the new key)
+T_OK = const(8)  # pairing guest -> host: its player pressed OK at the code
+T_HELLO = const(9)  # seated guest -> host: its nonce, to come back (no key: anyone may ask)
+T_CHAL = const(10)  # host -> guest: the seat's challenge, sealed under the pairing secret
+T_RESP = const(11)  # guest -> host: its nonce, sealed with the key of the answer
+T_LAST = const(11)
+
+NONCE = const(16)
 
 PUB_LEN = const(192)
 _P = int("FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B"
@@ -150,14 +161,52 @@ def agree(x, other_pub, gid):
     return key_of(_whole(shared(x, other_pub)), gid)
 
 
-def code(pub):
-    """The host's short code (4 letters from a public value): shown on both
-    screens, so the players see they joined the handheld they meant."""
-    d = hashlib.sha256(pub).digest()
+def _h(tag, *parts):
+    h = hashlib.sha256(tag)
+    for p in parts:
+        h.update(p)
+    return h.digest()
+
+
+def commit(pub, nonce):
+    """The host's commitment to its public value and pairing nonce (16 bytes of
+    SHA-256: binding at 2**64 work, a birthday search)."""
+    return _h(b"PDLC", pub, nonce)[:16]
+
+
+_SAS = "ACEFHJKLMNPRTUWX"  # 16 letters no one takes for another on the panel
+
+
+def sas(pub_h, pub_g, n_h, n_g):
+    """The short authentication string both screens show: 24 bits of SHA-256 over
+    both public values and nonces, six letters in two threes ("KMA TUW")."""
+    d = _h(b"PDLS", pub_h, pub_g, n_h, n_g)
     out = ""
-    for i in range(4):
-        out += "ACEFHJKLMNPRTUWXY"[d[i] % 17]
+    for i in range(6):
+        out += _SAS[d[i >> 1] >> (4 if i & 1 else 0) & 15]
+        if i == 2:
+            out += " "
     return out
+
+
+def pairing(s, gid, pub_h, pub_g, n_h, n_g):
+    """(session key, pairing secret) of a pairing from the shared secret s (a Power's
+    value): 16 bytes each, bound to both public values and nonces."""
+    d = _h(b"PDLP", s.to_bytes(PUB_LEN, "big"), bytes((gid >> 8, gid & 0xFF)),
+           pub_h, pub_g, n_h, n_g)
+    return d[:16], d[16:]
+
+
+def chal_key(secret_, n_g):
+    """The key a CHAL is sealed with: the seat's pairing secret and the guest's nonce
+    (the host proves it holds the secret, freshly)."""
+    return _h(b"PDLH", secret_, n_g)[:16]
+
+
+def resume_key(secret_, n_g, chal):
+    """The session key of a seat taken again: pairing secret, the guest's nonce and the
+    host's challenge (new after every use, so no key comes back)."""
+    return _h(b"PDLR", secret_, n_g, chal)[:16]
 
 
 class Key:

@@ -4,9 +4,11 @@ Loaded when LINK GAME is chosen in the menu; forgotten once the live round shows
 (App.link_live()) or on the way back to the menu (app._MENU_SCREENS):
 - LinkMenu: CONTINUE (a link game saved here: the host's game, or a guest's seat),
   HOST, JOIN.
-- Lobby (host): its colour (RED) and short code, who joined; ADD CPU, START (2-4).
-- Scan (guest): the hosts in range by colour and code; OK joins; then waits for the
-  host to start (or, to CONTINUE, finds its host and takes its seat again).
+- Lobby (host): its colour (RED) and game number, who joined; ADD CPU, START (2-4);
+  a guest pairing: its code, OK seats it (once its player pressed OK too), BACK not.
+- Scan (guest): the hosts in range by colour and game number; OK pairs; the code,
+  OK when the host shows the same; then waits for the host to start (or, to
+  CONTINUE, proves its seat to its host and takes it again).
 The live round is ui.link_screen.
 """
 from ui import gfx
@@ -98,19 +100,23 @@ class Lobby(Screen):
         self.items = ("ADD CPU", "START")
         self.lines = []
         self.seen = -1
-        self.code = host.code
+        self.ready = False
         self.title = "HOST " + host.code
 
     def update(self, q):
         h = self.h
         h.poll(self.app.now)
-        if h.code is not self.code:  # the key pair is done (link.host makes it in steps)
-            self.code = h.code
-            self.title = "HOST " + h.code
+        if (h.pub is not None) != self.ready:  # the key pair is done (made in steps)
+            self.ready = True
             self.dirty = True
         if h.version != self.seen:
             self.seen = h.version
             self.lines = []
+            a = h.pending
+            if a is not None:  # a guest pairing: its code, and the question
+                self.lines.append("JOINING: " + a[3])
+                self.lines.append("SAME CODE THERE?" if not a[4] & 1
+                                  else "WAITING FOR ITS OK")
             for s in range(h.players()):
                 k = h.kind[s]
                 self.lines.append(COLOURS[s] + (" (YOU)" if k == 1 else " CPU" if k == 3
@@ -125,6 +131,8 @@ class Lobby(Screen):
             self.cur ^= 1
             app.play_select()
             self.dirty = True
+        elif h.pending is not None and (k == OK or k == BACK):
+            h.confirm(k == OK)  # the code on both screens: seated, or not
         elif k == BACK:
             h.close()
             leave(app)
@@ -140,7 +148,7 @@ class Lobby(Screen):
                 app.link_live(h)
 
     def draw(self, fb):
-        gfx.banner(fb, self.title, 0)
+        gfx.banner(fb, self.title if self.ready else "HOST ....", 0)
         y = 13
         for ln in self.lines:
             gfx.text(fb, ln, 4, y)
@@ -175,10 +183,16 @@ class Scan(Screen):
             self.t_line1 = "JOINING..."
             self.dirty = True
         g.poll(app.now)
+        if g.state == 5 and not self.t_line1:  # (G_BACK) CONTINUE: proving its seat
+            self.t_line1 = "TAKING YOUR SEAT"
+            self.dirty = True
+        if g.state == 3 and self.t_line1 != g.code:  # (G_CODE) the pairing's code
+            self.t_line1 = g.code
+            self.dirty = True
         if g.state == 2:  # (link.guest's G_IN) seated: saved once, for CONTINUE
             if not self.kept and g.seat < 4:
                 self.kept = True
-                app.store.save_link(b"G" + g.to_bytes())
+                app.keep_link(b"G" + g.to_bytes())  # a full flash: told, kept in RAM
             if g.live is not None and g.hstate == 1:
                 app.link_live(None, g)
                 return
@@ -204,6 +218,10 @@ class Scan(Screen):
         if k == BACK:
             g.leave()
             leave(app)
+        elif g.state == 3 and k == OK:  # the same code on the host: paired
+            g.confirm()
+            self.t_line1 = "JOINING..."
+            self.dirty = True
         elif g.state != 0:
             return
         elif (k == NEXT or k == PREV) and self.lines:
@@ -221,7 +239,8 @@ class Scan(Screen):
         gfx.banner(fb, self.title, 0)
         if self.t_line1:
             gfx.center(fb, self.t_line1, 20, 1, gfx.MEDIUM)
-            gfx.center(fb, "WAITING FOR THE HOST", 40, 1)
+            gfx.center(fb, "OK IF THE HOST SHOWS IT" if self.g.state == 3
+                       else "WAITING FOR THE HOST", 40, 1)
             return
         if not self.lines:
             gfx.center(fb, "LOOKING FOR HOSTS...", 28, 1)

@@ -55,31 +55,40 @@ class LiveScreen(Screen):
 
     # ---- the two roles ----------------------------------------------------------------
 
+    def _of(self):
+        """The session: the host's, else the guest's."""
+        s = self.h if self.h is not None else self.g
+        if s is None:
+            raise ValueError("no link session")
+        return s
+
     def live(self):
-        return self.h.live if self.h is not None else self.g.live
+        return self._of().live
 
     def seat(self):
-        return 0 if self.h is not None else self.g.seat
+        g = self.g
+        return g.seat if self.h is None and g is not None else 0
 
     def version(self):
-        return self.h.version if self.h is not None else self.g.version
+        return self._of().version
 
     def _decide(self, d):
-        if self.h is not None:
+        h, g = self.h, self.g
+        if h is not None:
             try:
-                self.h.local(d)
+                h.local(d)
             except ValueError:
                 self.app.play(NOPE)
                 return False
             return True
-        return self.g.ask(d)
+        return g is not None and g.ask(d)
 
     def waiting(self):
         return self.g is not None and self.g.waiting()
 
     def _keep(self, h):
         if h.live.g.phase != PH_OVER:
-            self.app.store.save_link(b"H" + h.to_bytes())
+            self.app.keep_link(b"H" + h.to_bytes())  # a full flash: told, kept in RAM
 
     # ---- frames -------------------------------------------------------------------
 
@@ -101,7 +110,7 @@ class LiveScreen(Screen):
                         self.pick = 0
                         self.dirty = True
                         break
-        else:
+        elif self.g is not None:
             g = self.g
             g.poll(app.now)
             if g.bye or (g.host_lost and self.t_line1 != "HOST LOST"):
@@ -159,7 +168,7 @@ class LiveScreen(Screen):
         self.head = "ROUND %d  %s" % (g.round, COLOURS[s])
         # The others on one line.
         parts = []
-        lost = self.h.lost if self.h is not None else self.g.lost
+        lost = self._of().lost
         for i in range(n):
             if i == s:
                 continue
@@ -181,9 +190,10 @@ class LiveScreen(Screen):
                 if not self.over:
                     self.over = True
                     app.play(WIN)
-                    app.store.clear_link()  # over: nothing to continue, here or there
-                    gid = self.h.gid if self.h is not None else self.g.gid
-                    app.store.count_link(gid, g.winner == self.seat())
+                    # Counted, then the save goes (a full flash: the count waits in RAM
+                    # for room, and no CONTINUE is offered meanwhile).
+                    gid = self._of().gid
+                    app.told(app.store.end_link(gid, g.winner == self.seat()))
             else:
                 self.t_line1 = "ROUND %d DONE" % (g.round - 1)
         else:

@@ -25,6 +25,8 @@ def host(n):
     t0 = time.ticks_ms()
     while h.players() < 2:
         h.poll(time.ticks_ms())
+        if h.pending is not None:
+            h.confirm(True)  # (the pairing's code: both sides press OK)
         time.sleep_ms(1)
     h.start()
     while time.ticks_diff(time.ticks_ms(), t0) < 120000:
@@ -51,8 +53,9 @@ def guest(n):
     while len(times) < n and not (g.live is not None and g.live.g.phase == PH_OVER):
         now = time.ticks_ms()
         g.poll(now)
-        if g.state == 0 and g.hosts:
+        if g.state == 0 and g.hosts and g.hosts[0][5] is not None:
             g.join(0)
+        g.confirm()  # (the pairing's code, when it shows: OK)
         if t_ask and not g.waiting():
             times.append(time.ticks_diff(time.ticks_us(), t_ask))
             t_ask = 0

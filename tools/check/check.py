@@ -12,8 +12,7 @@ Usage: python tools/check/check.py [--no-pyright] [--no-ruff] [--no-house] [--js
 2. pyright (tools/check/pyrightconfig.json) on firmware/. Two portable idioms are not errors
    on the device and are skipped (IDIOMS): the CPython fallback defined in an
    `except ImportError:` branch for a MicroPython built-in (`const`, `ticks_ms`, ...)
-   and `time.monotonic` used only on CPython. Errors and warnings fail the check, but for
-   the files in WARNINGS_PENDING (their warnings are shown, counted apart).
+   and `time.monotonic` used only on CPython. Errors and warnings fail the check.
 3. ruff (tools/check/ruff.toml) on firmware/, boards/, tools/, host_tests/.
 4. House rules for device code (firmware/, boards/): no assert (mpy-cross -O1+ strips
    it), no typing/dataclasses/enum/random/abc imports, no match statement, no
@@ -65,7 +64,6 @@ STUB_FIXES = (
 # Files whose pyright warnings (and CPython fallback for `const`) do not fail the check
 # yet: the link's rewrite (issue 43, merged apart) clears them; drop each name when its
 # file has none (the check says so).
-WARNINGS_PENDING = ("firmware/link/host.py", "firmware/ui/link_screen.py")
 
 CPYTHON_TIME = ("monotonic", "perf_counter", "time_ns", "monotonic_ns", "time")
 BANNED_IMPORTS = ("typing", "dataclasses", "enum", "random", "abc", "importlib")
@@ -176,8 +174,7 @@ def run_pyright(out=sys.stdout):
 
 def tally(diags, out=sys.stdout):
     """Print each error and warning; (1 when any fails the check else 0, summary line)."""
-    errors = warnings = pending = skipped = 0
-    pending_files = set()
+    errors = warnings = skipped = 0
     for d in diags:
         if d.get("severity") not in ("error", "warning"):
             continue
@@ -190,16 +187,9 @@ def tally(diags, out=sys.stdout):
                                          d.get("rule", "")))
         if d["severity"] == "error":
             errors += 1
-        elif rel in WARNINGS_PENDING:
-            pending += 1
-            pending_files.add(rel)
         else:
             warnings += 1
-    for rel in WARNINGS_PENDING:
-        if rel not in pending_files:
-            out.write("%s has no warnings now: drop it from check.py's WARNINGS_PENDING\n" % rel)
-    line = "%d errors, %d warnings, %d pending in %s, %d portable idioms skipped" % (
-        errors, warnings, pending, " ".join(sorted(pending_files)) or "none", skipped)
+    line = "%d errors, %d warnings, %d portable idioms skipped" % (errors, warnings, skipped)
     return (1 if errors or warnings else 0), line
 
 
@@ -262,7 +252,7 @@ class _House(ast.NodeVisitor):
     def visit_Try(self, node):
         catches = any(isinstance(h.type, ast.Name) and h.type.id == "ImportError"
                       for h in node.handlers)
-        if catches and self.rel not in WARNINGS_PENDING and any(
+        if catches and any(
                 isinstance(n, ast.ImportFrom) and n.module == "micropython" for n in node.body):
             self._bad(node, "a CPython fallback for micropython: write a plain import "
                       "(CPython has tools/sim/micropython.py)")

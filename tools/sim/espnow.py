@@ -18,6 +18,10 @@ dropped and counted (stats()[4]), as modespnow.c's recv_cb does
 bytes; py/ringbuf.h:85 ringbuf_free = size - used - 1); the sender's send() still
 succeeds (docs/library/espnow.rst:381-387: a dropped frame is acknowledged).
 
+`tap=N` (the link tests' attacker, host_tests/link_attacker.py): every unicast frame
+also goes to station N's port, as a radio in monitor mode hears every frame on its
+channel (broadcasts reach every station anyway).
+
 Known differences from the device: no channels, no encryption (the game's frames carry
 their own MAC), RSSI is a constant, and no irq(). Delivery is checked whenever the
 firmware calls any(), recv(), irecv(), recvinto() or send().
@@ -35,7 +39,7 @@ BROADCAST = b"\xff" * 6
 _PKT = 13  # a frame's header and address in the ring buffer (modespnow.c:76-86)
 
 _cfg = {"id": 0, "loss": 0, "dup": 0, "reorder": 0, "delay": 0, "jitter": 0,
-        "seed": 1, "base": 47800}
+        "seed": 1, "base": 47800, "tap": 0}
 _read = [False]
 
 
@@ -266,6 +270,9 @@ class _ESPNow:
                 ports = [t[5] & 0x7F]
             else:
                 ports = []
+            tap = _cfg["tap"]
+            if tap and t != BROADCAST and tap not in ports and tap != _cfg["id"]:
+                ports = ports + [tap]  # (heard there, and no acknowledgement from it)
             lost = self._air.pct() < _cfg["loss"]
             if not lost:
                 out = self._out
@@ -280,7 +287,7 @@ class _ESPNow:
                     except OSError:
                         pass  # nobody listens there: the air carries it nowhere
             self._stats[1] += 1
-            if t != BROADCAST and (lost or not ports):
+            if t != BROADCAST and (lost or not ports or tap and ports == [tap]):
                 self._stats[2] += 1
                 ok = False
         self._pump()

@@ -6,7 +6,10 @@ decides as core.cpu_live does.
     --pilot ROLE[:GUESTS[:CPUS[:LOST]]]   ROLE host, join or cont (CONTINUE in LINK
         GAME); a host starts once GUESTS guests joined, after adding CPUS CPUs; LOST:
         its answer to a lost guest (0 WAIT, 1 CPU, 2 DROP)
-    --pilot-log PATH   one line per event: "round N", "seat S", "over T0,T1,.. W", and
+    --pilot-log PATH   one line per event: "round N", "seat S", "over T0,T1,.. W",
+        "ask D" (a guest's decision asked), "did S D" (the host took seat S's decision
+        D from the air: the attack tests compare them), "lost 0|1" (a guest's HOST
+        LOST), and
         with each round "frame MEDIAN_US P90_US MAX_US FREE_MIN" (the App's step() time
         per frame, the least free heap seen after a frame: the bench's figures) and on
         the heap model "model ADDED FREED HELD HELD_MAX IDF_FREE IDF_LOW"
@@ -35,6 +38,8 @@ class Pilot:
         self.rnd = 0
         self.said_over = False
         self.seat = -1
+        self.hooked = None  # the session whose decisions are logged (hook())
+        self.was_lost = False
         from core.seeded import Seeded
         self.rng = Seeded(7)
         # The pilot's player (a person on the device), loaded before the heap fence: a
@@ -128,6 +133,9 @@ class Pilot:
             return "OK" if scr.items[scr.cur] == want else "NEXT"
         if name == "link_lobby":
             h = scr.h
+            a = getattr(h, "pending", None)
+            if a is not None:  # a pairing's code: the same on the guest (a person
+                return None if a[4] & 1 else "OK"  # compares them; the pilot trusts it)
             humans = 0
             for s in range(4):
                 humans += h.kind[s] in (1, 2)
@@ -141,6 +149,8 @@ class Pilot:
             return "OK" if scr.cur == 1 else "NEXT"
         if name == "link_scan":
             g = scr.g
+            if g.state == 3:  # the pairing's code: OK
+                return "OK"
             if g.state == 0 and scr.lines and self.role == "join" and not scr.t_line1:
                 return "OK"
             return None
@@ -148,7 +158,38 @@ class Pilot:
             return self.live(scr)
         return None
 
+    def hook(self, scr):
+        """Log what the guest asks and what the host takes from its guests' seats (the
+        attack tests: every seat's decisions exactly what its player asked)."""
+        h, g = scr.h, scr.g
+        if g is not None and g.host_lost != self.was_lost:
+            self.was_lost = g.host_lost
+            self.say("lost %d" % g.host_lost)
+        o = h if h is not None else g
+        if o is self.hooked:
+            return
+        self.hooked = o
+        say = self.say
+        if h is not None:
+            decide = h._decide
+
+            def took(s, d):
+                if h.kind[s] == 2:  # a guest's seat (link.host K_GUEST), from the air
+                    say("did %d %d" % (s, d))
+                decide(s, d)
+            h._decide = took
+        else:
+            ask = g.ask
+
+            def asked(d):
+                ok = ask(d)
+                if ok:
+                    say("ask %d" % d)
+                return ok
+            g.ask = asked
+
     def live(self, scr):
+        self.hook(scr)
         lv = scr.live()
         if lv is None:
             return None

@@ -85,9 +85,11 @@ SETTINGS_DEFAULT = bytes((1, 207, 0, 0, 0, 3, 1, 3, 2, 10, 0, 0, 2, 0x54, 2, 0x5
 # strongest CPU had that level (1-3: EASY, NORMAL, HARD), + 1 those a human won.
 ST_CPU = const(16)
 _ST_SOLO = const(28)  # core.games.ST_FF_SOLO: a solo Frenzy game's fewest rounds
-_ST_LINK = const(29)  # core.games.ST_LINK_GAMES, _WINS, _LAST
-STATS_N = const(32)
-STATS_LEN = const(128)
+_ST_LINK = const(29)  # core.games.ST_LINK_GAMES, _WINS, _LAST, then 8 more ids (_SEEN)
+_LINK_IDS = const(9)  # game ids the guard keeps (record_link)
+STATS_N = const(40)
+STATS_LEN = const(160)
+_STATS_LINK1 = const(128)  # one from before the guard's 8 more ids: still loads
 _STATS_OLD = const(64)  # a stats file from before the CPU counters: still loads
 _STATS_CPU = const(112)  # one from before the solo record: still loads
 _STATS_SOLO = const(116)  # one from before the linked games: still loads
@@ -172,15 +174,28 @@ def record_game(ba, kind, winner, best_round=0, total=0, cpus=None, rounds=0):
             stat_set(ba, i, v)
 
 
+def counted(ba, gid):
+    """Whether linked game gid is one of the last _LINK_IDS counted in ba."""
+    for i in range(_ST_LINK + 2, _ST_LINK + 2 + _LINK_IDS):
+        if stat(ba, i) == gid + 1:
+            return True
+    return False
+
+
 def record_link(ba, gid, won):
     """Count a linked game over on this handheld (gid: its game id; won: its seat won)
-    in the stats bytearray ba, once: False when that game was the last one counted."""
-    if stat(ba, _ST_LINK + 2) == gid + 1:
+    in the stats bytearray ba, once: False when that game is one of the last _LINK_IDS
+    counted (ids + 1 at ST_LINK_LAST, then ST_LINK_SEEN.., newest first). One link.sav
+    at a time, and a game's end removes it once the count is on flash: an older save
+    can come back only from a copy put back by hand, and 8 games later at that."""
+    if counted(ba, gid):
         return False
+    j = _ST_LINK + 2
     stat_set(ba, _ST_LINK, stat(ba, _ST_LINK) + 1)
     if won:
         stat_set(ba, _ST_LINK + 1, stat(ba, _ST_LINK + 1) + 1)
-    stat_set(ba, _ST_LINK + 2, gid + 1)
+    ba[(j + 1) * 4:(j + _LINK_IDS) * 4] = ba[j * 4:(j + _LINK_IDS - 1) * 4]
+    stat_set(ba, j, gid + 1)
     return True
 
 
@@ -253,6 +268,8 @@ class Store:
         self._stats = None    # the stats record, once load_stats() read it (at boot)
         self._fin = None      # stats a finished game counted, not yet on flash
         self._ram = None      # the game a failed save_game() could not write: newer
+        self._link_ram = None  # the link save a failed save_link() could not write
+        self._link_end = False  # a linked game's count waits for the flash (end_link)
         # Make the folder; clear folders from the store's paths; settle the .tmp and
         # .old files a power cut may have left: drop them, or promote one when the real
         # file is gone and it is whole (the .tmp, newer, first).
@@ -262,7 +279,7 @@ class Store:
             except OSError:
                 pass
         for name, ftype, msg in ((GAME, _T_GAME, MSG_GAME), (SETTINGS, _T_SET, MSG_SETTINGS),
-                                 (STATS, _T_STATS, MSG_STATS)):
+                                 (STATS, _T_STATS, MSG_STATS), (LINK, _T_LINK, MSG_LINK)):
             path = root + name
             for p in (path, path + ".tmp", path + ".old"):
                 if _odd(p):
@@ -366,7 +383,7 @@ class Store:
         p = self._load(STATS, _T_STATS, MSG_STATS)
         if p is not None:
             from system.store.check import stats_ok  # (boot and the stats screen: forgotten after)
-            if len(p) not in (STATS_LEN, _STATS_OLD, _STATS_CPU, _STATS_SOLO) \
+            if len(p) not in (STATS_LEN, _STATS_OLD, _STATS_CPU, _STATS_SOLO, _STATS_LINK1) \
                     or not stats_ok(p):
                 self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
                 p = None
@@ -487,26 +504,51 @@ class Store:
         self._has = True
         return ok
 
-    def count_link(self, gid, won):
-        """A linked game is over here: counted once in the stats (record_link), which
-        are saved. False when it was counted before or could not be written."""
+    def end_link(self, gid, won):
+        """A linked game is over here: counted (record_link: once), the stats written,
+        then its save removed, in that order, so a cut between them counts it once
+        (the guard) and never loses it. While the stats cannot be written (the flash
+        is full) the count waits in RAM, the link save offers no CONTINUE, and commit()
+        (every return to the menu, every save) writes it, then removes the save. True
+        when the count is on flash."""
         ba = self._stats
         if ba is None:
             ba = self.load_stats()
-        return record_link(ba, gid, won) and self.save_stats(ba)
+        record_link(ba, gid, won)  # (False: counted before; its save still goes)
+        self._link_end = True
+        self._link_ram = None
+        return self._commit()
 
     def save_link(self, blob):
-        """The link game's save (link.game's bytes: the host's game or a guest's seat),
-        apart from game.sav so a link game never replaces a game on this device."""
-        return self._save(LINK, _T_LINK, blob)
+        """The link game's save (a letter, then link.host's or link.guest's bytes: a
+        version, then the game id),
+        apart from game.sav so a link game never replaces a game on this device. False
+        when it could not be written (the flash is full): the old save stays on flash
+        and this one in RAM, which load_link() gives until a save is written."""
+        ok = self._commit() and self._save(LINK, _T_LINK, blob)
+        self._link_ram = None if ok else bytes(blob)
+        return ok
 
     def load_link(self):
-        """The link game's save, or None (missing; a damaged one is set aside)."""
-        return self._load(LINK, _T_LINK, MSG_LINK)
+        """The link game's save, or None (missing, or its game is over; a damaged one is
+        set aside): the one save_link() could not write while saves fail, else the
+        file's."""
+        if self._link_end:
+            return None
+        if self._link_ram is not None:
+            return self._link_ram
+        p = self._load(LINK, _T_LINK, MSG_LINK)
+        ba = self._stats
+        if p is not None and len(p) > 3 and ba is not None and counted(ba, p[2] << 8 | p[3]):
+            self.clear_link()  # its game is over and counted (a cut before the remove)
+            return None
+        return p
 
     def clear_link(self):
         _remove(self.root + LINK)
+        _remove(self.root + LINK + ".tmp")
         self._last.pop(LINK, None)
+        self._link_ram = None
 
     def clear_game(self):
         """Forget the saved game (it ended or the player abandoned it)."""
@@ -538,12 +580,17 @@ class Store:
         record). True when nothing is left to commit. As commit(): the app tries at
         every return to the menu (the flash was full: room now?); every save tries."""
         ba = self._fin
-        if ba is None:
-            return True
-        if not self._save(STATS, _T_STATS, bytes(ba)):
-            return False
-        self._fin = None
-        self.clear_game()
+        if ba is not None:
+            if not self._save(STATS, _T_STATS, bytes(ba)):
+                return False
+            self._fin = None
+            self.clear_game()
+        st = self._stats
+        if self._link_end and st is not None:
+            if not self._save(STATS, _T_STATS, bytes(st)):
+                return False
+            self._link_end = False
+            self.clear_link()
         return True
 
     commit = _commit

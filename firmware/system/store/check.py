@@ -3,7 +3,7 @@ and sets a damaged one aside). Read at boot, and by the stats screen: the app fo
 this module after each.
 """
 from core.games import BEST, GAMES, GAMES_TABLE, HIGH, ST_LINK_GAMES, ST_LINK_LAST, \
-    ST_LINK_WINS, WINS
+    ST_LINK_SEEN, ST_LINK_WINS, WINS
 from system.store import SETTINGS_LEN, ST_CPU, STATS_N
 
 from micropython import const
@@ -41,6 +41,9 @@ def stats_ok(p):
     if _stat(p, ST_LINK_WINS) > _stat(p, ST_LINK_GAMES) or _stat(p, ST_LINK_LAST) > 0x10000 \
             or (_stat(p, ST_LINK_LAST) and not _stat(p, ST_LINK_GAMES)):
         return False
+    for i in range(ST_LINK_SEEN, min(len(p) >> 2, ST_LINK_SEEN + 8)):
+        if _stat(p, i) > 0x10000:
+            return False
     for row in GAMES_TABLE:
         played = _stat(p, row[GAMES])
         wins = 0
