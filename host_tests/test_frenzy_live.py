@@ -158,3 +158,32 @@ def test_a_save_mid_round_loads_back_and_bad_ones_are_refused():
         except ValueError:
             continue
         raise AssertionError("a cut save loaded")
+
+
+def test_a_roller_who_sits_out_leaves_the_wild_at_1_and_the_round_goes_on():
+    """The link game's DROP of the round's roller while the WILD waits for its value:
+    without a rule the others would wait for ever (seen between pages, issue 41)."""
+    for rolled in (False, True):  # dropped before its first roll, or after it (L_WILD)
+        lv = _live(3, WILD)
+        g = lv.g
+        r = g.roller
+        others = [s for s in range(3) if s != r]
+        if rolled:
+            lv.apply(r, ROLL, (2, 3, 4, 6, 6))
+            assert lv.ph[r] == L_WILD
+        try:
+            lv.apply(others[0], ROLL, (1, 2, 3, 4, 6))
+            raise AssertionError("rolled before the WILD's value")
+        except ValueError:
+            pass
+        lv.sit_out(r)
+        assert ("wild", r, 1) in lv.notes and g.wild == 1 and not lv.waiting_wild()
+        assert lv.st[r] == STOPPED and lv.run[r] == 0
+        for s in others:
+            lv.apply(s, ROLL, (1, 2, 3, 4, 6))
+            assert lv.ph[s] == L_TAKE and lv.usable(s) == 1
+            lv.apply(s, TAKE | 0x21)  # the rolled 1 and the WILD as a 1: 200
+            assert lv.run[s] == 200
+            lv.apply(s, STOP)
+        assert g.round == 2 and g.phase == PH_COMMON
+        assert [g.round_raw[s] for s in others] == [200, 200] and g.round_raw[r] == 0

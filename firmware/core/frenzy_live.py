@@ -83,6 +83,23 @@ class Live:
         self.batch = 0
         self.first = -1
 
+    def sit_out(self, s):
+        """Seat s leaves the round (the link game's DROP: its player is gone for good):
+        it stops at once, banking what it has (nothing mid-roll). When it is the roller
+        and the WILD shows undeclared, nobody else may declare it and the others would
+        wait for ever: the WILD then counts as 1 for every seat (a house rule of the
+        link game, docs/link.md "Lost handhelds")."""
+        g = self.g
+        self.notes = []
+        if self.st[s] == ROLLING:
+            self.st[s] = STOPPED
+            self.ph[s] = L_DONE
+            self.nrolled[s] = 0
+        if s == g.roller and self.waiting_wild():
+            g.wild = 1
+            self.notes.append(("wild", s, 1))
+        self._end_if_done()
+
     # ---- what a seat sees ----------------------------------------------------------
 
     def waiting_wild(self):

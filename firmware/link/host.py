@@ -31,8 +31,8 @@ poll() before any view of the change goes out.
 from micropython import const
 
 from core.dice import Dice
-from core.frenzy import RELAY, ROLL, ROLLING, STOPPED, Game
-from core.frenzy_live import L_DONE, L_ROLL, Live
+from core.frenzy import RELAY, ROLL, ROLLING, Game
+from core.frenzy_live import L_ROLL, Live
 from link import proto
 from link.proto import HEAD, MAC_LEN, NOBODY, NONCE, PUB_LEN, T_BEACON, T_BYE, T_CHAL, \
     T_HB, T_HELLO, T_JOIN, T_OK, T_REQ, T_RESP, T_REVEAL, T_VIEW
@@ -165,10 +165,9 @@ class Host:
         lv.start(self.dice.common())
         self.notes = list(lv.notes)
         for s in range(lv.g.players):
-            if self.gone >> s & 1 and lv.st[s] == ROLLING:
-                lv.st[s] = STOPPED
-                lv.ph[s] = L_DONE
-        lv._end_if_done()
+            if self.gone >> s & 1:
+                lv.sit_out(s)
+                self.notes.extend(lv.notes)
         self._changed()
 
     def settle_lost(self, s, how):
@@ -179,11 +178,8 @@ class Host:
         elif how == LOST_DROP:
             self.gone |= 1 << s
             lv = self.live
-            if lv is not None and lv.st[s] == ROLLING:
-                lv.st[s] = STOPPED  # it banks what it has
-                lv.ph[s] = L_DONE
-                lv.nrolled[s] = 0
-                lv._end_if_done()
+            if lv is not None:
+                lv.sit_out(s)  # it banks what it has; a WILD it owed counts as 1
                 self.notes = list(lv.notes)
         self._changed()
 
