@@ -5,6 +5,7 @@
 const VERSION = "__VERSION__";
 const CACHE = "pocket-dice-" + VERSION;
 const PAGE = ["./", "index.html", "pd.js", "micropython.mjs", "micropython.wasm", "manifest.json", "bundle.bin"];
+PAGE.push("link_radio.js", "link.json");  // the link game's (it needs the network: PeerJS loads then)
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {

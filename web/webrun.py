@@ -18,6 +18,10 @@ return is enough), and the firmware collects at every screen change.
 
 The port has no os.urandom: the dice come from crypto.getRandomValues (or, for the
 tests, core.seeded.Seeded(seed) as the unix-port tests use).
+
+The link game's tests put a player at the buttons with the page's `?pilot=ROLE...`
+(tools/sim/link_pilot.py, as simrun's --pilot): it plays before each frame, and its log
+lines go to the page's `pdlink.log` (web/link_radio.js) instead of a file.
 """
 import sys
 
@@ -42,13 +46,35 @@ def crypto_source(n):
     return bytes(out)
 
 
+class PilotLog:
+    """The pilot's log file, written into the page's list (pdlink.log)."""
+
+    def write(self, s):
+        for line in s.split("\n"):
+            if line:
+                js.window.pdlink.log.push(line)
+
+    def flush(self):
+        pass
+
+
+def _pilot():
+    """The page's ?pilot= (link_radio.js reads the query), or "" for none."""
+    link = getattr(js.window, "pdlink", None)
+    p = getattr(link, "pilot", None) if link is not None else None
+    return p if isinstance(p, str) else ""
+
+
 class Web(simrun.Runner):
     def __init__(self, seed=-1):
         self.buf = bytearray()
         self.fixed = seed
         opts = dict(simrun.DEFAULTS)
-        opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW})
+        opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW,
+                     "pilot": _pilot()})
         simrun.Runner.__init__(self, opts)
+        if self.pilot is not None:
+            self.pilot.log = PilotLog()
 
     def source(self):
         if self.fixed >= 0:
@@ -85,7 +111,12 @@ def tick(now):
     """One frame at `now` ms since boot (the clock restarts at 0 after each boot: the
     page reads `boots()`); a deep sleep is entered here (Z 1) and left by wake()."""
     w = web
+    p = w.pilot
+    if p is not None:
+        p.tick(now)
     w.step(now)
+    if p is not None:
+        p.after()
     w.publish()
     if w.asleep_now():
         w.enter_deep()

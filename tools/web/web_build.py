@@ -14,7 +14,8 @@ listed in manifest.json as [url, path, offset, size] and fetched at once as bund
   for the device (main.py and boot.py source, the rest .mpy, board.mpy), unmodified;
 - sim/: the simulator's stand-ins the firmware runs on (tools/sim: machine.py and its
   panel and sensor models, simrun.py), compiled by mpy-cross, at /tools/sim;
-- py/webrun.mpy: the page's Python half (web/webrun.py), compiled, at /web.
+- py/webrun.mpy: the page's Python half (web/webrun.py), compiled, at /web;
+- the link game's files (tools/web/web_link.py: the page's radio, PeerJS, link.json).
 The version (manifest.json, the service worker's cache name) is a hash of every file.
 """
 import argparse
@@ -31,6 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from paths import ROOT  # noqa: E402  (and the tools' folders on sys.path)
 import build as fwbuild  # noqa: E402
+import peer_server  # noqa: E402
+import web_link  # noqa: E402
 
 BOARD = "esp32_devkit"
 PORT_PKG = os.path.join("web", "node_modules", "@micropython", "micropython-webassembly-pyscript")
@@ -68,8 +71,9 @@ def _compile(src, dst, name):
         raise WebBuildError("mpy-cross failed on %s:\n%s%s" % (src, res.stdout, res.stderr))
 
 
-def build(out, root=ROOT, board=BOARD):
-    """Writes the site into out (emptied first); returns the manifest."""
+def build(out, root=ROOT, board=BOARD, link=None):
+    """Writes the site into out (emptied first); returns the manifest. link: web_link.add's
+    servers (peer, stun, turn)."""
     pdir = port_dir(root)
     if os.path.isdir(out):
         shutil.rmtree(out)
@@ -93,6 +97,7 @@ def build(out, root=ROOT, board=BOARD):
     _compile(os.path.join(root, "web", "webrun.py"), os.path.join(out, "py", "webrun.mpy"),
              "web/webrun.py")
     files.append(["py/webrun.mpy", "/web/webrun.mpy"])
+    files += web_link.add(out, root, _compile, **(link or {}))
     for fn in PORT_FILES:
         shutil.copyfile(os.path.join(pdir, fn), os.path.join(out, fn))
     for fn in PAGE_FILES:
@@ -153,11 +158,22 @@ def main(argv=None):
     p.add_argument("--out", default=os.path.join(ROOT, "build", "web"))
     p.add_argument("--serve", action="store_true", help="serve the site on 127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--peer", help="the link game's PeerServer, e.g. https://host/path/ "
+                   "(default: PeerJS's public one; with --serve a local one on 127.0.0.1)")
+    p.add_argument("--stun", help="STUN servers, comma-separated, or none (default: PeerJS's)")
+    p.add_argument("--turn", help="a TURN server (turn:host:port) for networks that need one")
     args = p.parse_args(argv)
+    link = {"peer": args.peer, "stun": args.stun, "turn": args.turn}
+    peer = None
     try:
-        m = build(os.path.abspath(args.out))
-    except (WebBuildError, fwbuild.BuildError) as e:
+        if args.serve and not args.peer:  # one machine: a local PeerServer, no STUN
+            peer, pport = peer_server.start(args.port + 1 if args.port else 0)
+            link.update(peer="http://127.0.0.1:%d/" % pport, stun=args.stun or "none")
+        m = build(os.path.abspath(args.out), link=link)
+    except (WebBuildError, fwbuild.BuildError, peer_server.PeerServerError, OSError) as e:
         print("web: %s" % e, file=sys.stderr)
+        if peer is not None:
+            peer_server.stop(peer)
         return 2
     print("web: %s (version %s, %d firmware files, MicroPython %s)" % (
         os.path.relpath(args.out), m["version"], sum(1 for f in m["files"] if f[0].startswith("fw/")),
@@ -169,7 +185,10 @@ def main(argv=None):
     except OSError as e:
         print("web: cannot listen on 127.0.0.1:%d: %s (try WEB_PORT=...)" % (args.port, e),
               file=sys.stderr)
+        peer_server.stop(peer)
         return 2
+    if peer is not None:
+        print("web: the link game's PeerServer on %s" % link["peer"], flush=True)
     print("web: play at http://127.0.0.1:%d/  (Ctrl-C stops)" % srv.server_address[1], flush=True)
     try:
         srv.serve_forever()
@@ -177,6 +196,8 @@ def main(argv=None):
         pass
     finally:
         srv.server_close()
+        if peer is not None:
+            peer_server.stop(peer)
     return 0
 
 

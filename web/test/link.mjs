@@ -1,0 +1,178 @@
+// Link games between pages in headless Chromium, each page in a browser context of its
+// own (its own storage: a handheld each), for host_tests/test_web_link.py and the bench
+// (tools/bench/web_link_bench.py), run by tools/web/link_run.py inside a network
+// namespace with only loopback:
+//
+//   node web/test/link.mjs --url http://127.0.0.1:P/ --peer http://127.0.0.1:Q/ \
+//       --scenario NAME --out report.json
+//
+// Each page has a player at its buttons (?pilot=: tools/sim/link_pilot.py) and reaches
+// the host through the local PeerServer, with no STUN server (?stun=none). Scenarios:
+//   game     a host and 3 guests play a whole live Frenzy game
+//   closed   a host and 2 guests; one guest's page is closed in round 2: the host sees
+//            it lost and gives its seat to a CPU (LOST 1); the game ends
+//   restart  a host and a guest, 20 % of frames dropped; the guest's page reloads in
+//            round 2 and the host's in round 4 (CONTINUE): the game ends
+//   drop     a host and a guest, 20 % of every page's frames dropped by the transport
+//   bench    a host and a guest for 3 rounds: connect time, round trips, bytes
+// The report: each page's pilot log (round, seat, over, lost lines), its transport's
+// counters, and every console error.
+import fs from "node:fs";
+import { chromium } from "playwright-core";
+import { CHROMIUM } from "./browser.mjs";
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
+  if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
+  return acc;
+}, []));
+const BASE = args.url;
+const PEER = args.peer;
+const SCENARIO = args.scenario || "game";
+const LIMIT_MS = Number(args.limit || 900) * 1000;
+const report = { scenario: SCENARIO, pages: {}, errors: [], events: [] };
+
+// WebRTC between pages of one machine: Chromium offers loopback candidates only with
+// this switch, and host candidates only to a context allowed the microphone.
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--disable-dev-shm-usage", "--allow-loopback-in-peer-connection",
+  "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+  "--disable-backgrounding-occluded-windows"];
+
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+const origin = new URL(BASE).origin;
+const seen = {};  // every handheld by name, for the report
+
+class Handheld {
+  constructor(name) {
+    this.name = name;
+    this.page = null;
+    this.context = null;
+    this.lines = [];   // its pilot's log, kept across reloads
+    this.stats = {};
+    seen[name] = this;
+  }
+
+  async open(query) {
+    if (!this.context) {
+      this.context = await browser.newContext({ viewport: { width: 400, height: 800 } });
+      await this.context.grantPermissions(["microphone"], { origin });
+    }
+    if (!this.page) {
+      this.page = await this.context.newPage();
+      const errs = report.errors;
+      this.page.on("console", (m) => {
+        if (m.type() === "error") errs.push(`${this.name}: ${m.text()}`);
+      });
+      this.page.on("pageerror", (e) => errs.push(`${this.name}: pageerror: ${e.message}`));
+      this.page.on("request", (r) => {
+        const u = r.url();
+        if (!u.startsWith(origin) && !u.startsWith("data:") && !u.startsWith("blob:")) errs.push(`${this.name}: external request: ${u}`);
+      });
+    }
+    const q = new URLSearchParams({ slot: this.name, peer: PEER, stun: "none", ...query });
+    await this.page.goto(BASE + "?" + q);  // a reload too: the page stops where it was
+    await this.page.evaluate(() => window.pd.ready);
+    return this;
+  }
+
+  async poll() {
+    if (!this.page) return;
+    try {
+      const r = await this.page.evaluate(() => {
+        const l = window.pdlink;
+        const lines = l.log.splice(0);
+        return { lines, stats: { ...l.stats, peers: l.peers().length, t_open: window.pd.stats.t_menu } };
+      });
+      this.lines.push(...r.lines);
+      this.stats = r.stats;
+    } catch (e) { /* a page reloading */ }
+  }
+
+  code() { return this.page.evaluate(() => window.pdlink.code); }
+  round() {
+    let r = 0;
+    for (const l of this.lines) if (l.startsWith("round ")) r = parseInt(l.slice(6), 10);
+    return r;
+  }
+  over() { return this.lines.find((l) => l.startsWith("over ")) || null; }
+
+  async close() {
+    if (this.page) {
+      await this.poll();
+      await this.page.close({ runBeforeUnload: false }).catch(() => {});
+      this.page = null;
+    }
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function table(guests, host, query = {}) {
+  const h = await new Handheld("host").open({ pilot: host, ...query });
+  const room = await h.code();
+  const gs = [];
+  for (let i = 0; i < guests; i++) gs.push(await new Handheld(`guest${i + 1}`).open({ pilot: "join", room, ...query }));
+  return { h, gs, all: [h, ...gs], room };
+}
+
+// Polls every page until `done` or the limit; `each` may act on the way.
+async function until(pages, done, each) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < LIMIT_MS) {
+    for (const p of pages) await p.poll();
+    if (each) await each();
+    if (done()) return true;
+    await sleep(500);
+  }
+  report.events.push(`limit: rounds ${pages.map((p) => p.round()).join(",")}`);
+  return false;
+}
+
+const allOver = (ps) => () => ps.every((p) => p.over() !== null);
+
+try {
+  if (SCENARIO === "game") {
+    const t = await table(3, "host:3:0:0");
+    await until(t.all, allOver(t.all));
+  } else if (SCENARIO === "closed") {
+    const t = await table(2, "host:2:0:1");
+    let closed = false;
+    await until(t.all, allOver([t.h, t.gs[0]]), async () => {
+      if (!closed && t.gs[1].round() >= 2) {
+        closed = true;
+        report.events.push(`closed guest2 in round ${t.gs[1].round()}`);
+        await t.gs[1].close();
+      }
+    });
+  } else if (SCENARIO === "restart" || SCENARIO === "drop") {
+    const t = await table(1, "host:1:0:0", { drop: "20" });
+    let g = SCENARIO === "drop", h = SCENARIO === "drop";
+    await until(t.all, allOver(t.all), async () => {
+      if (!g && t.gs[0].round() >= 2) {
+        g = true;
+        report.events.push(`reloaded guest1 in round ${t.gs[0].round()}`);
+        await t.gs[0].open({ pilot: "cont", room: t.room, drop: "20" });
+      }
+      if (g && !h && t.h.round() >= 4) {
+        h = true;
+        report.events.push(`reloaded host in round ${t.h.round()}`);
+        await t.h.open({ pilot: "cont:1:0:0", drop: "20" });
+      }
+    });
+  } else if (SCENARIO === "bench") {
+    const t0 = Date.now();
+    const t = await table(1, "host:1:0:0");
+    await until(t.all, () => t.all.every((p) => p.round() >= 4));
+    report.bench = { wall_ms: Date.now() - t0, rtt: [] };
+    for (const p of t.all) report.bench.rtt.push(...await p.page.evaluate(() => window.pdlink.rtt(60)));
+  } else {
+    throw new Error("no scenario " + SCENARIO);
+  }
+} catch (e) {
+  report.fatal = String(e.stack || e);
+} finally {
+  for (const [k, p] of Object.entries(seen)) report.pages[k] = { lines: p.lines, stats: p.stats };
+  fs.writeFileSync(args.out, JSON.stringify(report, null, 1));
+  await browser.close();
+}
