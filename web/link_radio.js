@@ -14,7 +14,8 @@
 // one), then the query:
 //   ?peer=URL      the PeerServer (http://127.0.0.1:9000/ or https://host/path/)
 //   ?stun=URL,...  STUN servers ("none": none, as on one machine or one network)
-//   ?turn=URL&turnuser=U&turnpass=P   a TURN server (networks that block peer to peer)
+//   ?turn=URL&turnuser=U&turnpass=P   a TURN relay (networks that block peer to peer;
+//                  link.json's turnuser/turnpass likewise)
 //   ?room=CODE     join that host's room (the host's link carries it)
 //   ?drop=N        for the tests: N % of the frames this page sends are dropped
 const PREFIX = "pocketdice-";
@@ -58,14 +59,16 @@ function cleanCode(s) {
   return (s || "").toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, CODE_LEN);
 }
 
-// The signalling and ICE servers: link.json, then the query.
-async function loadConfig() {
+// The signalling and ICE servers: link.json, then the query. STUN by default is PeerJS's
+// own default STUN server (peerjs.util.defaultConfig); a TURN relay only when one is
+// given (PeerJS's default list also has its public TURN relays: not used).
+async function loadConfig(util) {
   let cfg = {};
   try {
     const r = await fetch("link.json");
     if (r.ok) cfg = await r.json();
   } catch (_) { /* offline: no link game anyway */ }
-  const opts = { debug: 0, config: {} };
+  const opts = { debug: 0 };
   const peer = params.get("peer") || cfg.peer;
   if (peer) {
     const u = new URL(peer);
@@ -74,20 +77,19 @@ async function loadConfig() {
     opts.path = u.pathname || "/";
     opts.secure = u.protocol === "https:";
   }
-  const ice = [];
-  let stun = params.has("stun") ? params.get("stun") : cfg.stun;
-  if (stun === undefined || stun === null) stun = "default";
-  if (stun !== "none" && stun !== "default") {
-    for (const u of stun.split(",")) if (u) ice.push({ urls: u });
+  const stun = (params.has("stun") ? params.get("stun") : cfg.stun) || "default";
+  let ice = [];
+  if (stun === "default") {
+    ice = util.defaultConfig.iceServers.filter((s) => [].concat(s.urls).every((u) => u.startsWith("stun:")));
+  } else if (stun !== "none") {
+    ice = stun.split(",").filter((u) => u).map((u) => ({ urls: u }));
   }
   const turn = params.get("turn") || cfg.turn;
   if (turn) {
     ice.push({ urls: turn, username: params.get("turnuser") || cfg.turnuser || "",
       credential: params.get("turnpass") || cfg.turnpass || "" });
   }
-  // "default": PeerJS's own STUN servers (and none of ours); otherwise exactly these.
-  if (stun !== "default" || turn) opts.config.iceServers = ice;
-  else delete opts.config;
+  opts.config = { iceServers: ice };
   return opts;
 }
 
@@ -95,13 +97,14 @@ async function loadConfig() {
 
 const mac = address();
 const code = roomCode(mac);
-const stats = { opened: null, connected: null, sent: 0, dropped: 0, got: 0, bytesOut: 0, bytesIn: 0, errors: [] };
+const stats = { started: null, opened: null, connected: null, sent: 0, dropped: 0, got: 0, bytesOut: 0, bytesIn: 0, errors: [] };
 let peer = null;
 let up = false;         // the firmware's radio is on
 let target = cleanCode(params.get("room") || localStorage.getItem("pd-room-" + SLOT) || "");
 const byMac = new Map(); // radio address (hex) -> its open channel
 const inbox = [];
 let redial = 0;
+let hosting = false;     // another page called this one: it is a host
 const pongs = [];        // round trips (ms) of the bench's pings
 let dropState = (parseInt(mac.slice(6), 16) | 1) >>> 0;  // xorshift32: the drop hook's coin
 
@@ -160,9 +163,8 @@ function dial() {
 }
 
 async function start() {
-  const opts = await loadConfig();
-  if (!up) return;
-  const { Peer } = await loadPeerJS();
+  const { Peer, util } = await loadPeerJS();
+  const opts = await loadConfig(util);
   if (!up) return;
   peer = new Peer(PREFIX + code, opts);
   peer.on("open", () => {
@@ -170,7 +172,7 @@ async function start() {
     dial();
     ui();
   });
-  peer.on("connection", wire);
+  peer.on("connection", (c) => { hosting = true; wire(c); });
   peer.on("error", (e) => {
     stats.errors.push(e.type || String(e));
     if (e.type === "unavailable-id") setTimeout(() => { if (up && peer && !peer.open) peer.reconnect(); }, REGISTER_MS);
@@ -207,6 +209,7 @@ window.pdlink = {
   open() {
     if (!up) {
       up = true;
+      if (stats.started === null) stats.started = performance.now();
       inbox.length = 0;
       start().catch((e) => { stats.errors.push(String(e.message || e)); ui(); });
     }
@@ -264,6 +267,7 @@ window.pdlink = {
 // ---- the room, beside the panel ------------------------------------------------------------
 
 let box = null;
+let drawn = false;  // the QR code
 
 function link() {
   const u = new URL(location.href);
@@ -315,7 +319,6 @@ function build() {
   const a = box.querySelector(".url");
   a.href = url;
   a.textContent = url;
-  qr(box.querySelector(".qr"), url);
   const form = box.querySelector(".join");
   form.code.value = target;
   form.addEventListener("submit", (e) => {
@@ -333,7 +336,12 @@ function ui() {
   if (!box) return;
   const scr = window.pd && window.pd.screen ? window.pd.screen() : null;
   box.hidden = !up;
-  box.querySelector(".host").hidden = !(up && (scr === "link_lobby" || (scr === "link_live" && byMac.size > 1)));
+  const host = box.querySelector(".host");
+  host.hidden = !(up && (scr === "link_lobby" || (scr === "link_live" && hosting)));
+  if (!host.hidden && !drawn) {  // the QR encoder loads when first needed
+    drawn = true;
+    qr(box.querySelector(".qr"), link());
+  }
   box.querySelector(".join").hidden = !(up && scr === "link_scan");
   let note = "";
   if (up && !peer) note = "Starting the link\u2026";
@@ -347,6 +355,8 @@ function ui() {
 // as a person would (not with a pilot at the buttons: the tests').
 async function intoJoin() {
   await window.pd.ready;
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (let i = 0; i < 40 && window.pd.screen() !== "menu"; i++) await pause(250);  // the splash
   for (let i = 0; i < 16; i++) {
     const st = window.pd.state();
     let key = null;
@@ -354,9 +364,9 @@ async function intoJoin() {
     else if (st.screen === "link") key = st.item === "JOIN" ? "Enter" : "ArrowRight";
     else return;
     window.dispatchEvent(new KeyboardEvent("keydown", { key }));
-    await new Promise((r) => setTimeout(r, 60));
+    await pause(60);
     window.dispatchEvent(new KeyboardEvent("keyup", { key }));
-    await new Promise((r) => setTimeout(r, 250));
+    await pause(250);
   }
 }
 

@@ -73,8 +73,18 @@ class Web(simrun.Runner):
         opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW,
                      "pilot": _pilot()})
         simrun.Runner.__init__(self, opts)
+        self.asked = -1
         if self.pilot is not None:
             self.pilot.log = PilotLog()
+
+    def watch(self):
+        """The pilot's log also says when the host is asked about a lost guest: "lost S"
+        (the seat), which link_pilot.py answers without a word."""
+        a = getattr(self.app.screen, "asking", -1)
+        if isinstance(a, int) and a != self.asked:
+            self.asked = a
+            if a >= 0:
+                self.pilot.say("lost %d" % a)
 
     def source(self):
         if self.fixed >= 0:
@@ -117,6 +127,7 @@ def tick(now):
     w.step(now)
     if p is not None:
         p.after()
+        w.watch()
     w.publish()
     if w.asleep_now():
         w.enter_deep()

@@ -161,7 +161,8 @@ def main(argv=None):
     p.add_argument("--peer", help="the link game's PeerServer, e.g. https://host/path/ "
                    "(default: PeerJS's public one; with --serve a local one on 127.0.0.1)")
     p.add_argument("--stun", help="STUN servers, comma-separated, or none (default: PeerJS's)")
-    p.add_argument("--turn", help="a TURN server (turn:host:port) for networks that need one")
+    p.add_argument("--turn", help="a TURN relay, turn:host:port[,user,password], for networks "
+                   "that need one (docs/browser.md)")
     args = p.parse_args(argv)
     link = {"peer": args.peer, "stun": args.stun, "turn": args.turn}
     peer = None
@@ -170,7 +171,8 @@ def main(argv=None):
             peer, pport = peer_server.start(args.port + 1 if args.port else 0)
             link.update(peer="http://127.0.0.1:%d/" % pport, stun=args.stun or "none")
         m = build(os.path.abspath(args.out), link=link)
-    except (WebBuildError, fwbuild.BuildError, peer_server.PeerServerError, OSError) as e:
+    except (WebBuildError, fwbuild.BuildError, peer_server.PeerServerError, OSError,
+            ValueError) as e:
         print("web: %s" % e, file=sys.stderr)
         if peer is not None:
             peer_server.stop(peer)

@@ -42,9 +42,16 @@ def add(out, root, compile_py, peer=None, stun=None, turn=None):
                "web/radio.py")
     entries.append(["py/radio.mpy", "/fw/link/radio.mpy"])
     cfg = {}
-    for k, v in (("peer", peer), ("stun", stun), ("turn", turn)):
+    for k, v in (("peer", peer), ("stun", stun)):
         if v:
             cfg[k] = v
+    if turn:  # URL[,USER,PASSWORD]
+        parts = turn.split(",")
+        cfg["turn"] = parts[0]
+        if len(parts) == 3:
+            cfg["turnuser"], cfg["turnpass"] = parts[1], parts[2]
+        elif len(parts) != 1:
+            raise ValueError("--turn is URL or URL,USER,PASSWORD, not %r" % turn)
     with open(os.path.join(out, "link.json"), "w") as f:
         json.dump(cfg, f)
         f.write("\n")

@@ -19,7 +19,7 @@
 // counters, and every console error.
 import fs from "node:fs";
 import { chromium } from "playwright-core";
-import { CHROMIUM } from "./browser.mjs";
+import { ARGS, CHROMIUM } from "./browser.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
   if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
@@ -33,13 +33,9 @@ const report = { scenario: SCENARIO, pages: {}, errors: [], events: [] };
 
 // WebRTC between pages of one machine: Chromium offers loopback candidates only with
 // this switch, and host candidates only to a context allowed the microphone.
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--disable-dev-shm-usage", "--allow-loopback-in-peer-connection",
-  "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
-  "--disable-backgrounding-occluded-windows"];
-
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...ARGS,
+  "--allow-loopback-in-peer-connection", "--disable-renderer-backgrounding",
+  "--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows"] });
 const origin = new URL(BASE).origin;
 const seen = {};  // every handheld by name, for the report
 
@@ -108,12 +104,49 @@ class Handheld {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function table(guests, host, query = {}) {
+// A host and its guests; typed: the first guest's page has no ?room= and its room code
+// is typed into the page's box once its firmware shows JOIN's list.
+async function table(guests, host, query = {}, typed = false) {
   const h = await new Handheld("host").open({ pilot: host, ...query });
   const room = await h.code();
+  await hostBox(h, room);
   const gs = [];
-  for (let i = 0; i < guests; i++) gs.push(await new Handheld(`guest${i + 1}`).open({ pilot: "join", room, ...query }));
+  for (let i = 0; i < guests; i++) {
+    const g = new Handheld(`guest${i + 1}`);
+    if (i === 0 && typed) {
+      await g.open({ pilot: "join", ...query });
+      await g.page.waitForSelector(".room .join:not([hidden])", { timeout: 60000 });
+      await g.page.fill(".room input[name=code]", room.toLowerCase());
+      await g.page.click(".room .join button");
+      report.events.push("guest1 typed the room code");
+    } else {
+      await g.open({ pilot: "join", room, ...query });
+    }
+    gs.push(g);
+  }
   return { h, gs, all: [h, ...gs], room };
+}
+
+// What the host's page shows beside the panel while its lobby is up.
+async function hostBox(h, room) {
+  await h.page.waitForSelector(".room .host:not([hidden])", { timeout: 60000 });
+  report.hostBox = await h.page.evaluate(() => {
+    const b = document.querySelector(".room");
+    return { code: b.querySelector(".code").textContent, href: b.querySelector(".url").href,
+      svg: !!b.querySelector(".qr svg"), screen: window.pd.screen() };
+  });
+  report.hostBox.room = room;
+}
+
+// A page opened by the host's link (?room=, no pilot) goes into LINK GAME -> JOIN by
+// itself and reaches the host; then it is closed (it never joins).
+async function byLink(room) {
+  const p = new Handheld("linked");
+  await p.open({ room });
+  await p.page.waitForFunction(() => window.pd.screen() === "link_scan" && window.pdlink.peers().length === 1,
+    null, { timeout: 60000 });
+  report.byLink = await p.page.evaluate(() => ({ screen: window.pd.screen(), peers: window.pdlink.peers().length }));
+  await p.close();
 }
 
 // Polls every page until `done` or the limit; `each` may act on the way.
@@ -136,7 +169,7 @@ try {
     const t = await table(3, "host:3:0:0");
     await until(t.all, allOver(t.all));
   } else if (SCENARIO === "closed") {
-    const t = await table(2, "host:2:0:1");
+    const t = await table(2, "host:2:0:1", {}, true);
     let closed = false;
     await until(t.all, allOver([t.h, t.gs[0]]), async () => {
       if (!closed && t.gs[1].round() >= 2) {
@@ -147,6 +180,7 @@ try {
     });
   } else if (SCENARIO === "restart" || SCENARIO === "drop") {
     const t = await table(1, "host:1:0:0", { drop: "20" });
+    if (SCENARIO === "drop") await byLink(t.room);
     let g = SCENARIO === "drop", h = SCENARIO === "drop";
     await until(t.all, allOver(t.all), async () => {
       if (!g && t.gs[0].round() >= 2) {
@@ -163,8 +197,14 @@ try {
   } else if (SCENARIO === "bench") {
     const t0 = Date.now();
     const t = await table(1, "host:1:0:0");
-    await until(t.all, () => t.all.every((p) => p.round() >= 4));
-    report.bench = { wall_ms: Date.now() - t0, rtt: [] };
+    // the transport's counters as round 2 and round 5 begin (seen within 0.5 s)
+    const at = {};
+    await until(t.all, () => t.all.every((p) => p.round() >= 5), async () => {
+      for (const r of [2, 5]) {
+        if (!at[r] && t.h.round() >= r) at[r] = t.all.map((p) => ({ ...p.stats }));
+      }
+    });
+    report.bench = { wall_ms: Date.now() - t0, rtt: [], at };
     for (const p of t.all) report.bench.rtt.push(...await p.page.evaluate(() => window.pdlink.rtt(60)));
   } else {
     throw new Error("no scenario " + SCENARIO);
