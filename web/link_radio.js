@@ -101,9 +101,11 @@ const stats = { started: null, opened: null, connected: null, sent: 0, dropped: 
 let peer = null;
 let up = false;         // the firmware's radio is on
 let target = cleanCode(params.get("room") || localStorage.getItem("pd-room-" + SLOT) || "");
+if (params.get("room")) localStorage.setItem("pd-room-" + SLOT, target);  // for CONTINUE
 const byMac = new Map(); // radio address (hex) -> its open channel
 const inbox = [];
 let redial = 0;
+let generation = 0;      // start()s: one transport at a time
 let hosting = false;     // another page called this one: it is a host
 const pongs = [];        // round trips (ms) of the bench's pings
 let dropState = (parseInt(mac.slice(6), 16) | 1) >>> 0;  // xorshift32: the drop hook's coin
@@ -155,17 +157,38 @@ function wire(conn) {
   conn.on("error", gone);
 }
 
+// A guest's page calls its host; a host's (its lobby up, or called by guests) never
+// calls the room it last joined.
 function dial() {
-  if (!peer || !peer.open || !target || target === code) return;
+  if (!peer || !peer.open || !target || target === code || hosting) return;
+  if (window.pd && window.pd.screen && window.pd.screen() === "link_lobby") return;
   const id = PREFIX + target;
   for (const c of byMac.values()) if (c.peer === id && c.open) return;
   wire(peer.connect(id, { reliable: false, serialization: "raw" }));
 }
 
 async function start() {
+  const gen = ++generation;
   const { Peer, util } = await loadPeerJS();
   const opts = await loadConfig(util);
-  if (!up) return;
+  if (!up || gen !== generation) return;  // turned off (and maybe on again) meanwhile
+  register(Peer, opts);
+  // Every REDIAL_MS: a guest calls its host while it has no channel to it; a page the
+  // server lost registers again (PeerJS gives up on a taken id or a lost server).
+  let since = performance.now();
+  redial = setInterval(() => {
+    if (peer.destroyed) {
+      if (performance.now() - since >= REGISTER_MS) { since = performance.now(); register(Peer, opts); }
+    } else if (peer.disconnected) {
+      if (performance.now() - since >= REGISTER_MS) { since = performance.now(); peer.reconnect(); }
+    } else {
+      since = performance.now();
+      dial();
+    }
+  }, REDIAL_MS);
+}
+
+function register(Peer, opts) {
   peer = new Peer(PREFIX + code, opts);
   peer.on("open", () => {
     if (stats.opened === null) stats.opened = performance.now();
@@ -174,14 +197,10 @@ async function start() {
   });
   peer.on("connection", (c) => { hosting = true; wire(c); });
   peer.on("error", (e) => {
-    stats.errors.push(e.type || String(e));
-    if (e.type === "unavailable-id") setTimeout(() => { if (up && peer && !peer.open) peer.reconnect(); }, REGISTER_MS);
+    if (stats.errors.length < 20) stats.errors.push(e.type || String(e));
+    else stats.errors[19] = e.type || String(e);  // the last one, for the note
     ui();
   });
-  peer.on("disconnected", () => {
-    setTimeout(() => { if (up && peer && !peer.destroyed && peer.disconnected) peer.reconnect(); }, REGISTER_MS);
-  });
-  redial = setInterval(dial, REDIAL_MS);
 }
 
 // PeerJS's browser build (peerjs.min.js, copied from web/node_modules by the build) sets
@@ -237,6 +256,7 @@ window.pdlink = {
   },
   close() {
     up = false;
+    generation++;
     clearInterval(redial);
     if (peer) peer.destroy();
     peer = null;
@@ -267,6 +287,15 @@ window.pdlink = {
 // ---- the room, beside the panel ------------------------------------------------------------
 
 let box = null;
+// PeerJS's errors in plain words (its PeerErrorType names).
+const SAY = {
+  "peer-unavailable": "No page has that room (yet): check the code.",
+  "network": "The signalling server cannot be reached.",
+  "server-error": "The signalling server cannot be reached.",
+  "socket-error": "The signalling server cannot be reached.",
+  "browser-incompatible": "This browser has no WebRTC: no link game here.",
+  "webrtc": "The connection failed (a network that needs a TURN relay?).",
+};
 let drawn = false;  // the QR code
 
 function link() {
@@ -347,7 +376,10 @@ function ui() {
   if (up && !peer) note = "Starting the link\u2026";
   else if (up && !peer.open) note = "Reaching the signalling server\u2026";
   else if (up && scr === "link_scan" && target && !byMac.size) note = `Calling room ${target}\u2026`;
-  if (stats.errors.length) note += (note ? " " : "") + "(" + stats.errors[stats.errors.length - 1] + ")";
+  if (up && stats.errors.length && !byMac.size) {
+    const e = stats.errors[stats.errors.length - 1];
+    note += (note ? " " : "") + (SAY[e] || `(${e})`);
+  }
   box.querySelector(".note").textContent = note;
 }
 

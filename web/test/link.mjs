@@ -61,6 +61,9 @@ class Handheld {
         if (m.type() === "error") errs.push(`${this.name}: ${m.text()}`);
       });
       this.page.on("pageerror", (e) => errs.push(`${this.name}: pageerror: ${e.message}`));
+      this.page.on("websocket", (w) => {  // the signalling: the local PeerServer only
+        if (!w.url().startsWith(PEER.replace(/^http/, "ws"))) errs.push(`${this.name}: websocket to ${w.url()}`);
+      });
       this.page.on("request", (r) => {
         const u = r.url();
         if (!u.startsWith(origin) && !u.startsWith("data:") && !u.startsWith("blob:")) errs.push(`${this.name}: external request: ${u}`);
