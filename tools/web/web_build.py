@@ -24,6 +24,7 @@ import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -164,22 +165,36 @@ def main(argv=None):
     p.add_argument("--turn", help="a TURN relay, turn:host:port[,user,password], for networks "
                    "that need one (docs/browser.md)")
     args = p.parse_args(argv)
+    peers = []  # the local PeerServer, stopped however this ends (Ctrl-C in the build too)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return _main(args, peers)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        for proc in peers:
+            peer_server.stop(proc)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM as Ctrl-C: the PeerServer stopped on the way out
+
+
+def _main(args, peers):
     link = {"peer": args.peer, "stun": args.stun, "turn": args.turn}
-    peer = None
     try:
         if args.serve and not args.peer:  # one machine: a local PeerServer, no STUN
-            peer, pport = peer_server.start(args.port + 1 if args.port else 0)
+            proc, pport = peer_server.start(args.port + 1 if args.port else 0)
+            peers.append(proc)
             link.update(peer="http://127.0.0.1:%d/" % pport, stun=args.stun or "none")
         m = build(os.path.abspath(args.out), link=link)
     except (WebBuildError, fwbuild.BuildError, peer_server.PeerServerError, OSError,
             ValueError) as e:
         print("web: %s" % e, file=sys.stderr)
-        if peer is not None:
-            peer_server.stop(peer)
         return 2
     print("web: %s (version %s, %d firmware files, MicroPython %s)" % (
         os.path.relpath(args.out), m["version"], sum(1 for f in m["files"] if f[0].startswith("fw/")),
-        m["port"]))
+        m["port"]), flush=True)
     if not args.serve:
         return 0
     try:
@@ -187,21 +202,15 @@ def main(argv=None):
     except OSError as e:
         print("web: cannot listen on 127.0.0.1:%d: %s (try WEB_PORT=...)" % (args.port, e),
               file=sys.stderr)
-        peer_server.stop(peer)
         return 2
-    if peer is not None:
+    if peers:
         print("web: the link game's PeerServer on %s" % link["peer"], flush=True)
     print("web: play at http://127.0.0.1:%d/  (Ctrl-C stops)" % srv.server_address[1], flush=True)
     try:
         srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
     finally:
         srv.server_close()
-        if peer is not None:
-            peer_server.stop(peer)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

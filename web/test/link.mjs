@@ -162,6 +162,12 @@ async function until(pages, done, each) {
     await sleep(500);
   }
   report.events.push(`limit: rounds ${pages.map((p) => p.round()).join(",")}`);
+  for (const p of pages) {  // where each page stood, for the failure's message
+    if (!p.page) continue;
+    report.pages_at_limit = report.pages_at_limit || {};
+    report.pages_at_limit[p.name] = await p.page.evaluate(() => ({ state: window.pd.state(),
+      frame: window.pd.frame(), stats: window.pdlink.stats, peers: window.pdlink.peers() })).catch((e) => String(e));
+  }
   return false;
 }
 
