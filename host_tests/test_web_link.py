@@ -65,10 +65,12 @@ def _play(site, tmp_path, scenario):
         rep = json.load(f)
     assert not rep.get("fatal"), rep["fatal"]
     assert rep["errors"] == [], rep["errors"][:20]  # no console error, no outside request
+    crashed = [w for w in rep["warnings"] if "crashed" in w]
+    assert not crashed, crashed  # the firmware never restarted on its own (pd.js says so)
     stuck = rep.get("pages_at_limit")
     if stuck:  # the game did not end: each page's panel and state, for the message
         import ui_rig
-        raise AssertionError("%s: %s\n%s" % (scenario, rep["events"], "\n".join(
+        raise AssertionError("%s: %s %s\n%s" % (scenario, rep["events"], rep["warnings"][:10], "\n".join(
             "%s: %s\n%s" % (n, {k: v for k, v in p["state"].items() if k != "game"},
                              ui_rig.ascii_art(bytes.fromhex(p["frame"])))
             if isinstance(p, dict) else "%s: %s" % (n, p) for n, p in stuck.items())))

@@ -29,7 +29,7 @@ const BASE = args.url;
 const PEER = args.peer;
 const SCENARIO = args.scenario || "game";
 const LIMIT_MS = Number(args.limit || 900) * 1000;
-const report = { scenario: SCENARIO, pages: {}, errors: [], events: [] };
+const report = { scenario: SCENARIO, pages: {}, errors: [], warnings: [], events: [] };
 
 // WebRTC between pages of one machine: Chromium offers loopback candidates only with
 // this switch, and host candidates only to a context allowed the microphone.
@@ -59,6 +59,9 @@ class Handheld {
       const errs = report.errors;
       this.page.on("console", (m) => {
         if (m.type() === "error") errs.push(`${this.name}: ${m.text()}`);
+        else if (m.type() === "warning" && !m.text().includes("AudioContext")) {
+          report.warnings.push(`${this.name}: ${m.text()}`);  // a firmware restart says so here
+        }
       });
       this.page.on("pageerror", (e) => errs.push(`${this.name}: pageerror: ${e.message}`));
       this.page.on("websocket", (w) => {  // the signalling: the local PeerServer only
