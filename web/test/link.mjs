@@ -11,6 +11,10 @@
 //   game     a host and 3 guests play a whole live Frenzy game
 //   closed   a host and 2 guests; one guest's page is closed in round 2: the host sees
 //            it lost and gives its seat to a CPU (LOST 1); the game ends
+//   dropseat a host and a guest; the guest's page is closed in round 2: the host drops
+//            its seat (LOST 2) and plays on alone to the end (not in the tests: a
+//            dropped seat that is the round's roller with the WILD up stops the round,
+//            "WAIT: GREEN SETS THE WILD", a firmware matter seen here 2026-12-07)
 //   restart  a host and a guest, 20 % of frames dropped; the guest's page reloads in
 //            round 2 and the host's in round 4 (CONTINUE): the game ends
 //   drop     a host and a guest, 20 % of every page's frames dropped by the transport
@@ -188,6 +192,16 @@ try {
         closed = true;
         report.events.push(`closed guest2 in round ${t.gs[1].round()}`);
         await t.gs[1].close();
+      }
+    });
+  } else if (SCENARIO === "dropseat") {
+    const t = await table(1, "host:1:0:2");
+    let closed = false;
+    await until(t.all, allOver([t.h]), async () => {
+      if (!closed && t.gs[0].round() >= 2) {
+        closed = true;
+        report.events.push(`closed guest1 in round ${t.gs[0].round()}`);
+        await t.gs[0].close();
       }
     });
   } else if (SCENARIO === "restart" || SCENARIO === "drop") {
