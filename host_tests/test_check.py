@@ -2,6 +2,7 @@
 ruff is clean, the house rules hold. Offline: the stubs come from the venv, pyright's
 JavaScript from its wheel (node from the machine)."""
 import ast
+import io
 import os
 import subprocess
 import sys
@@ -16,6 +17,24 @@ def test_make_check_is_clean():
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout[-6000:] + res.stderr[-2000:]
     assert "pyright" in res.stdout and "0 errors" in res.stdout
+
+
+def diag(rel, severity, line=1):
+    return {"file": os.path.join(ROOT, rel), "severity": severity, "rule": "reportOptionalMemberAccess",
+            "message": '"x" is not a known attribute of "None"',
+            "range": {"start": {"line": line - 1, "character": 0}}}
+
+
+def test_a_pyright_warning_fails_the_check():
+    out = io.StringIO()
+    status, line = check.tally([diag("firmware/core/dice.py", "warning")], out)
+    assert status == 1 and "1 warnings" in line and "firmware/core/dice.py:1:1: warning" in out.getvalue()
+    assert check.tally([diag("firmware/core/dice.py", "information")], io.StringIO())[0] == 0
+    assert check.tally([diag("firmware/core/dice.py", "error")], io.StringIO())[0] == 1
+    # The files waiting for the link's rewrite show their warnings without failing yet.
+    pending = [diag(rel, "warning") for rel in check.WARNINGS_PENDING]
+    status, line = check.tally(pending, io.StringIO())
+    assert status == 0 and "0 warnings, %d pending" % len(pending) in line
 
 
 def house(rel, src):
@@ -38,6 +57,10 @@ def test_house_rules_catch_what_the_device_cannot_run():
     assert house("firmware/x.py", "class A:\n    def __getattr__(self, n):\n        return 1\n")
     assert house("firmware/x.py", "def f():\n    return __import__('core.dice')\n")
     assert not house("firmware/x.py", "def f():\n    import core.dice\n    return core.dice\n")
+    fallback = "try:\n    from micropython import const\nexcept ImportError:\n    def const(x):\n        return x\n"
+    assert house("firmware/x.py", fallback)
+    assert not house("firmware/x.py", "from micropython import const\n")
+    assert not house("firmware/x.py", "try:\n    from time import ticks_ms\nexcept ImportError:\n    pass\n")
 
 
 def test_stub_fixes_still_apply_to_the_pinned_stubs():
@@ -45,3 +68,26 @@ def test_stub_fixes_still_apply_to_the_pinned_stubs():
     for rel, _old, new, _why in check.STUB_FIXES:
         with open(os.path.join(check.TYPINGS, rel)) as f:
             assert new in f.read(), rel
+
+
+# A helper that runs other files' tests as they are (the page's golden plans), not
+# for their helpers.
+RUNS_TESTS = ("web_plans.py",)
+
+
+def test_no_test_file_imports_another():
+    """Shared helpers live in helper modules (ui_rig.py, fault_rig.py, ...): a test file
+    imports no test file, and a helper imports one only to run its tests."""
+    tests = os.path.join(ROOT, "host_tests")
+    found = []
+    for fn in sorted(os.listdir(tests)):
+        if not fn.endswith(".py") or fn in RUNS_TESTS:
+            continue
+        with open(os.path.join(tests, fn)) as f:
+            tree = ast.parse(f.read(), fn)
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += ["%s:%d imports %s" % (fn, node.lineno, n) for n in names
+                      if n.split(".")[0].startswith("test_")]
+    assert found == []

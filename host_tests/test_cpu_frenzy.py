@@ -9,7 +9,7 @@ from core import cpu_frenzy as C
 from core import frenzy as F
 from core.dice import TWOX, WILD, Dice
 from core.seeded import Seeded
-from core.frenzy_checked import selections
+from host_only.frenzy_checked import selections
 
 _POP = bytes(bin(m).count("1") for m in range(32))
 BOTH = (F.RELAY, F.LOCKSTEP)

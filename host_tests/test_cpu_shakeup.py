@@ -10,6 +10,7 @@ from core import cpu_shakeup as C
 from core import shakeup as S
 from core.dice import Dice
 from core.seeded import Seeded
+from shakeup_expectimax import _expectimax, _shaken
 
 # firmware/data/shakeup2.bin, wherever the tests run from (both interpreters).
 TABLE = C.__file__[:C.__file__.rfind("/core/")] + "/data/shakeup2.bin"
@@ -86,7 +87,7 @@ def test_table_range_and_terminal_entries():
     data = t.read()
     t.close()
     assert len(data) == 2 * 2 * 56 * 56 + 12  # the entries, then core.data's trailer
-    assert data[-12:-8] == b"PDTB"
+    assert data[-12:-8] == b"PDTC"
     won = C.pawn_rank((0, 0, 0, 5))
     for spots in (0, 1):
         for a in range(56):
@@ -101,37 +102,6 @@ def test_table_range_and_terminal_entries():
                 else:
                     # Nobody is sure to win or lose before the dice are shaken.
                     assert 0 < v < ONE, (spots, a, b, v)
-
-
-def _expectimax(w1, w):
-    """An independent turn DP: expectimax over ordered dice (not multisets) with
-    core.shakeup.classify. w1: BIG on shake 1's worth; w: the worths by class after
-    shake 2/3. Returns after(held, shake): the value of holding the sorted tuple
-    `held` before shake number `shake` (1-3)."""
-    memo = {}
-
-    def after(held, shake):
-        key = (held, shake)
-        if key in memo:
-            return memo[key]
-        k = 4 - len(held)
-        tot = 0.0
-        for m in range(6 ** k):
-            roll = tuple(m // 6 ** j % 6 + 1 for j in range(k))
-            c = S.classify(held + roll)
-            best = w1 if (shake == 1 and c == 3) else w[c]  # stop
-            if shake < 3:
-                for mask in range(1 << k):
-                    keep = tuple(sorted(held + tuple(roll[j] for j in range(k) if mask >> j & 1)))
-                    if len(keep) < 4:
-                        x = after(keep, shake + 1)
-                        if x > best:
-                            best = x
-            tot += best
-        memo[key] = tot / 6 ** k
-        return memo[key]
-
-    return after
 
 
 def _turn_value(w1, w):
@@ -203,20 +173,6 @@ def test_monotone_in_every_pawn():
                         assert v(spots, a, back(b, lv)) >= x - 1
                     if a[lv - 1]:
                         assert v(spots, back(a, lv), b) <= x + 1
-
-
-def _shaken(players, spots, seed, pawns=None):
-    """A game at its first CHOOSE (after shake 1), pawns: counts per seat to set."""
-    g = S.Game(players, spots, Dice(Seeded(seed)))
-    while g.phase == S.ROLLOFF:
-        g.apply(S.ROLL)
-    g.player = 0
-    if pawns is not None:
-        for s in range(players):
-            for lv in range(4):
-                g._pawns[s * 4 + lv] = pawns[s][lv]
-    g.apply(S.ROLL)
-    return g
 
 
 def test_hard_holds_match_an_independent_expectimax():

@@ -13,7 +13,7 @@ from core import cpu_shakeup as C
 from core import shakeup as S
 from core.dice import Dice
 from core.seeded import Seeded
-from test_cpu_shakeup import _expectimax, _shaken
+from shakeup_expectimax import _expectimax, _shaken
 
 with open(G.OUT, "rb") as _f:
     DATA = _f.read()

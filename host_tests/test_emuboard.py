@@ -123,17 +123,7 @@ class Board:
         self.proc.stdout.close()
 
     def wait_for(self, expr, want, timeout=15.0):
-        end = time.monotonic() + timeout
-        got = None
-        while time.monotonic() < end:
-            try:
-                got = self.ctl.eval(expr, timeout=2.0)
-                if got == want:
-                    return got
-            except (TimeoutError, RuntimeError) as e:
-                got = e
-            time.sleep(0.05)
-        raise AssertionError("%s: wanted %s, last %r" % (expr, want, got))
+        return self.ctl.wait_for(expr, want, timeout)
 
     def tail(self):
         try:

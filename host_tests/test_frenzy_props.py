@@ -3,11 +3,11 @@ from hypothesis import given, settings, strategies as st
 
 from core import frenzy as F
 from core.frenzy import Game
-from core.frenzy_checked import is_farkle, score, selections
+from host_only.frenzy_checked import is_farkle, score, selections
 from core.frenzy_score import COMMON_BIT
 from core.dice import Dice
 from core.seeded import Seeded
-from test_frenzy_round import play_checked, Policy
+from frenzy_round_rig import play_checked, Policy
 
 values = st.integers(min_value=1, max_value=6)
 ones = st.sampled_from((300, 1000))

@@ -4,7 +4,7 @@ selections with the Common Die, the Farkle test, and an exhaustive comparison wi
 an independent (slow, recursive) reference scorer written here."""
 
 from checks import raises as _raises
-from core.frenzy_checked import score, is_farkle, selections
+from host_only.frenzy_checked import score, is_farkle, selections
 from core.frenzy_score import COMMON_BIT
 from core.dice import TWOX, WILD
 

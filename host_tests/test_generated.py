@@ -14,7 +14,7 @@ import gen_sounds  # noqa: E402
 GENERATED = (
     ("gen_font.py", "firmware/ui/font.py"),
     ("gen_sounds.py", "firmware/ui/sounds.py"),
-    ("gen_odds.py", "firmware/core/odds.py"),
+    ("gen_odds.py", "firmware/host_only/odds.py"),
 )
 
 

@@ -11,6 +11,7 @@ from hal.mpu6050 import MPU6050
 from hal.wiring import open_sensor
 from hal.shake import Shaker
 from hal.switch import Switch
+from shake_trace import _lcg_trace
 
 _PERIOD = 20
 
@@ -304,18 +305,6 @@ def test_pin_mode_of_the_switch():
 
 
 # ---- issue 17 item 11: a stuck, frozen or garbage sensor never rolls by itself ------
-
-def _lcg_trace(ms, seed, lo, hi):
-    """Garbage: samples spread over lo..hi milli-g on every axis (deterministic)."""
-    s = seed
-    out = []
-    for _ in range(ms // 20):
-        v = []
-        for _ in range(3):
-            s = (s * 1103515245 + 12345) & 0x7FFFFFFF
-            v.append(lo + (s >> 8) % (hi - lo + 1))
-        out.append(tuple(v))
-    return out
 
 
 def _faulty(trace, kind="mpu6050", rng=8, sens=3):

@@ -6,7 +6,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -95,14 +94,7 @@ def test_main_py_boots_from_the_image(img, tmp_path):
     with emuboard.EmuBoard(image=path, ctl_dir=ctl, log=str(tmp_path / "serial.log")):
         c = emu_control.EmuControl(ctl)
         c.wait_ready(30)
-        end = time.monotonic() + 20
-        name = None
-        while time.monotonic() < end:
-            name = c.eval("app.screen.NAME")
-            if name == "'menu'":
-                break
-            time.sleep(0.1)
-        assert name == "'menu'"
+        c.wait_for("app.screen.NAME", "'menu'", 30)
         mods = c.modules()
         assert mods["app"] == "app.mpy" and mods["board"] == "board.mpy"
         assert mods["ui.screens"] == "ui/screens.mpy"
@@ -314,6 +306,8 @@ def test_release_merges_firmware_and_image_into_one_file(tmp_path):
             h, name = line.split()
             sums[name] = h
     assert sums == {os.path.basename(p): release.sha256(p) for p in (vimg, merged)}
+    # The folder handed out holds the release files only (no build tree, no lock).
+    assert sorted(os.listdir(out)) == sorted(["SHA256SUMS"] + list(sums)), os.listdir(out)
     assert ("esptool --chip esp32 --port PORT --baud 460800 write-flash --erase-all 0x1000 "
             + os.path.basename(merged)) in res.stdout, res.stdout
     with open(merged, "rb") as f:

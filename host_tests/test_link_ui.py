@@ -195,7 +195,7 @@ def test_the_live_rounds_tumble_frames_draw_the_dice_alone():
     the last frame: every such frame, and every tumbling one, is the frame a full
     draw() makes (host_tests/test_tumble_draw.py's watch), through rounds against the
     host's CPU played by random presses and shakes."""
-    from test_tumble_draw import _mash
+    from mash_rig import _mash
     espnow.configure(id=0, base=24000 + os.getpid() % 20000)
     r = ui_rig.Rig("link_tumble", seed=3, sim=False)  # (its events in r.dev.pending)
     r.wait(1500)

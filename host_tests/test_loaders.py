@@ -269,7 +269,7 @@ def test_item12_forged_saves_are_set_aside_and_the_player_told():
     # it as game.sav.bad and says so; forged stats are reset at boot and said so.
     import os
     import ui_rig
-    from test_faults import _menu_after_boot
+    from fault_rig import _menu_after_boot
     g = _frenzy_at_round_start(rounds=2)
     forged = _with(g.to_bytes(), _seat_at(g.to_bytes(), 0), 0xFFFFFFFF, 4)
     root = ui_rig.tmpdir("forged")

@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -42,12 +41,7 @@ def test_one_mip_command_per_board_boots(tmp_path):
             b.reset()
             c = emu_control.EmuControl(ctl)
             c.wait_ready(30)
-            end = time.monotonic() + 30
-            name = None
-            while time.monotonic() < end and name != "'menu'":
-                name = c.eval("app.screen.NAME")
-                time.sleep(0.1)
-            assert name == "'menu'"
+            c.wait_for("app.screen.NAME", "'menu'", 30)
             mods = c.modules()
             assert mods["board"] == "board.py" and mods["app"] == "app.py", mods
             assert c.eval("board.NAME") == "'ESP32 DevKitC'"

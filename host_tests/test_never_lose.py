@@ -10,7 +10,8 @@ from checks import tmpdir, rmtree
 from core import games
 from lfs_rig import Lfs
 from system.store import Store
-from test_store import _Cut, _CutFile, _CutOs, _Plan
+from cut_rig import _Cut, _CutFile, _CutOs, _Plan
+from never_lose_rig import _main, _sim, _text
 
 BLOB_OLD = b"old-state-" * 8
 BLOB_NEW = b"NEW-STATE-" * 9
@@ -36,8 +37,8 @@ def _shown_game(app):
 
 def test_item1_full_flash_save_notice():
     import ui_rig
-    from test_faults import _play
-    from test_ui_shakeup import Pilot, start_game
+    from fault_rig import _play
+    from shakeup_pilot import Pilot, start_game
     fs = Lfs(24)
     try:
         r = ui_rig.Rig("item1", seed=5, fs=fs.root)
@@ -82,8 +83,8 @@ def test_item1_full_flash_back_continue_gives_the_game_at_back():
     it was at BACK (kept in RAM by the store), not the older one on flash; when room
     comes back the next decision saves it (issue 30; test_never_lose3 with CPUs)."""
     import ui_rig
-    from test_faults import _play
-    from test_ui_shakeup import Pilot, start_game
+    from fault_rig import _play
+    from shakeup_pilot import Pilot, start_game
     from ui.menu import saved
     from ui.screens import BACK, OK
     fs = Lfs(24)
@@ -408,8 +409,8 @@ def test_item5_folder_at_store_path_littlefs():
 def _nomem_rig(name):
     """A Shake Up game a few decisions in, left for the menu (saved)."""
     import ui_rig
-    from test_faults import _play
-    from test_ui_shakeup import Pilot, start_game
+    from fault_rig import _play
+    from shakeup_pilot import Pilot, start_game
     r = ui_rig.Rig(name, seed=8)
     start_game(r, 2)
     _play(Pilot(r, 9), 3)
@@ -477,10 +478,6 @@ def test_item7_resume_at_boot_out_of_memory_does_not_loop():
 
 # ---- items 8 and 9: the guarded start (main.py -> guard.start) -----------------------
 
-def _sim():
-    import machine
-    return machine.SIM
-
 
 def test_item8_watchdog_resets_counted_like_crashes():
     from system import guard
@@ -507,40 +504,8 @@ def test_item8_watchdog_resets_counted_like_crashes():
     rmtree(root)
 
 
-def _text(path):
-    f = open(path)
-    try:
-        return f.read()
-    finally:
-        f.close()
-
-
 class _Stop(BaseException):
     """Ends the app's endless loop in a test (not an Exception: the guard lets it by)."""
-
-
-def _main(root, board):
-    """Boot the way the device does: firmware/main.py, with the guard's root at root
-    and `board` (a module-like profile, or a folder holding a board.py) as the profile."""
-    import sys
-    from system import guard
-    sys.modules.pop("board", None)
-    added = None
-    if isinstance(board, str):
-        sys.path.insert(0, board)
-        added = board
-    else:
-        sys.modules["board"] = board
-    saved = guard.ROOT if hasattr(guard, "ROOT") else None
-    guard.ROOT = root
-    guard.WAIT_MS = 0
-    try:
-        exec(_text("firmware/main.py"), {"__name__": "main"})
-    finally:
-        guard.ROOT = saved
-        if added:
-            sys.path.remove(added)
-        sys.modules.pop("board", None)
 
 
 def test_item8_watchdog_armed_before_resuming():

@@ -27,36 +27,13 @@ from checks import rmtree, tmpdir
 from core import games
 from lfs_rig import Lfs
 import ui_rig
-from test_never_lose import _main, _sim, _text
-from test_ui_cpu import Log, _start, play
-from ui import frenzy_screen as fs
-from ui import shakeup_screen as ss
+from never_lose_rig import _main, _sim, _text
+from cpu_pilot import Log, play
+from save_damage import DAMAGE, NAMES, _saved_hard_game, _seats
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
 BACK = ui_rig.BACK
-
-NAMES = {games.SHAKEUP: "shakeup2.bin", games.FRENZY: "frenzy_round.bin"}
-ITEMS = {games.SHAKEUP: "SHAKE UP", games.FRENZY: "FARKLE FRENZY"}
-
-
-def _garbage(n):
-    out = bytearray(n)
-    x = 12345
-    for i in range(n):
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        out[i] = x >> 16 & 0xFF
-    return bytes(out)
-
-
-# The damage an interrupted copy (or worse) leaves: name, the file made of the good one.
-DAMAGE = (
-    ("empty", lambda good: b""),
-    ("1-byte", lambda good: good[:1]),
-    ("truncated", lambda good: good[:len(good) // 2]),
-    ("garbage", lambda good: _garbage(len(good))),
-    ("0xFF", lambda good: b"\xff" * len(good)),
-)
 
 
 def _good(kind):
@@ -150,42 +127,6 @@ def _shakeup_vs_cpu(name, seed, root, level):
     return r, Log()
 
 
-def _cpu_to_think(r):
-    """The CPU seat is about to decide (its dice or roll on screen, nothing picked)."""
-    s = r.app.screen
-    app = r.app
-    if s.NAME == "shakeup":
-        g = s.game
-        return (app.cpus[g.player] and s.view == ss.DICE and g.phase == 2 and not s.ack
-                and not app.tumbling)
-    if s.NAME == "frenzy":
-        g = s.game
-        return (s.view == fs.V_PLAY and app.cpus[g.player] and g.phase == 3 and not s.mask
-                and not app.tumbling)
-    return False
-
-
-def _saved_hard_game(kind, seed):
-    """A rig whose saved game (good tables) has GREEN, a HARD CPU, about to think; at
-    the menu."""
-    r = _start("nl3_%d" % kind, ITEMS[kind], 2, (0, 3), seed=seed)
-    log = Log()
-    play(r, log, until=_cpu_to_think)
-    assert _cpu_to_think(r)
-    r.press(BACK)
-    r.wait(300)
-    assert r.screen == "menu" and r.app.store.has_game()
-    return r
-
-
-def _seats(root):
-    got = store.Store(root).load_game()
-    if got is None:
-        return None
-    ui = got[2]
-    return bytes(ui[1] >> 2 * i & 3 for i in range(2)) if ui and ui[0] & 0x80 else b""
-
-
 def _boots(root, tables, frames, most=10):
     """Boot main.py again and again, as the device does after each reset, until a
     boot's run lasts `frames` frames (a press of CONTINUE at the menu; the human seat
@@ -270,8 +211,8 @@ def test_part1_damaged_table_is_refused_at_open():
     K = core.data
     for kind in (games.SHAKEUP, games.FRENZY):
         good = _good(kind)
-        # The generator's trailer: b"PDTB", the length, the Adler-32 (zlib's on the host).
-        assert good[-12:-8] == b"PDTB"
+        # The generator's trailer: b"PDTC", the length, the CRC-32 (zlib's on the host).
+        assert good[-12:-8] == b"PDTC"
         assert int.from_bytes(good[-8:-4], "little") == len(good) - 12
         tables = _Tables(kind, good)
         try:

@@ -4,7 +4,7 @@ import sys
 
 import gen_odds
 from conftest import ROOT
-from core import odds
+from host_only import odds
 
 
 def test_table_equals_fresh_enumeration():

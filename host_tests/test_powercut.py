@@ -185,8 +185,8 @@ def test_writes_per_game(kind, players):
     """A whole game writes its save about once per decision (the figure for the
     docs/reliability.md), never in frames without input, and the stats once at the end."""
     import ui_rig
-    import test_ui_frenzy as tfz
-    import test_ui_shakeup as tsu
+    import frenzy_pilot as tfz
+    import shakeup_pilot as tsu
     r = ui_rig.Rig("writes", seed=players + 10 * kind)
     if kind == 1:
         tsu.start_game(r, players)

@@ -703,7 +703,7 @@ def test_fz_the_common_die_is_rolled_once_and_2x_is_no_number():
 
 def test_fz_three_ones_both_values_and_best_splits():
     # The table, with the Option, and "the best way to split all of them".
-    from core.frenzy_checked import score as sc
+    from host_only.frenzy_checked import score as sc
     assert sc([1, 1, 1]) == 300 and sc([1, 1, 1], 1000) == 1000
     assert sc([1, 1, 1, 1]) == 1000 and sc([1, 1, 1, 1], 1000) == 1100
     assert sc([4, 4, 4, 4, 2, 2]) == 1500  # four of a kind plus a pair

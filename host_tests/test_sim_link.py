@@ -3,7 +3,7 @@ in the background, played by tools/sim/link_pilot.py, which join the host the pe
 opens: the lobby on the terminal shows all three."""
 import os
 
-from test_sim import sim_factory  # noqa: F401 (a fixture)
+from sim_rig import sim_factory  # noqa: F401 (a fixture)
 
 
 def _said(s, text):

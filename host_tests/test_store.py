@@ -6,6 +6,7 @@ import os
 from system import store
 from checks import tmpdir
 from system.store import Store
+from cut_rig import _Cut, _CutFile, _CutOs, _Plan
 
 
 def _fresh():
@@ -385,73 +386,6 @@ def test_largest_screen_state_round_trips():
     _rmtree(root)
 
 
-class _Cut(BaseException):
-    """The power goes: nothing after this point runs (not caught as an Exception)."""
-
-
-class _CutFile:
-    def __init__(self, f, plan):
-        self.f = f
-        self.plan = plan
-
-    def write(self, data):
-        if self.plan.at("write-half"):
-            self.f.write(data[:len(data) // 2])
-            raise _Cut()
-        n = self.f.write(data)
-        self.plan.at("written", True)
-        return n
-
-    def close(self):
-        self.f.close()
-        self.plan.at("closed", True)
-
-
-class _Plan:
-    """Cuts the power at the n-th step of a save (counting every step seen)."""
-
-    def __init__(self, n):
-        self.n = n
-        self.seen = 0
-
-    def at(self, step, after=False):
-        self.seen += 1
-        if self.seen == self.n:
-            if after:
-                raise _Cut()
-            return True
-        return False
-
-
-class _CutOs:
-    """os for store.py with cut points; fat=True: rename cannot replace a file."""
-
-    def __init__(self, plan, fat=False):
-        self.plan = plan
-        self.fat = fat
-
-    def stat(self, p):
-        return os.stat(p)
-
-    def mkdir(self, p):
-        return os.mkdir(p)
-
-    def remove(self, p):
-        os.remove(p)
-        self.plan.at("removed", True)
-
-    def rename(self, a, b):
-        if self.fat:
-            try:
-                os.stat(b)
-                raise OSError(17)  # EEXIST
-            except OSError as e:
-                if e.args and e.args[0] == 17:
-                    raise
-        os.rename(a, b)
-        self.plan.at("renamed", True)
-
-
 def _cut_save_at_every_step(fat):
     root = _fresh()
     old = b"old-state-" * 8
@@ -517,7 +451,7 @@ def test_linked_games_count_once_each_and_old_stats_still_load():
     file from before the linked games (116 bytes) loads with them at 0; impossible
     link counters are damage."""
     from core import games as gm
-    from system.store_check import stats_ok
+    from system.store.check import stats_ok
     root = _fresh()
     s = Store(root)
     assert s.count_link(0x1234, True)

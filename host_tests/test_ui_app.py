@@ -2,7 +2,7 @@
 """The app around the screens: Continue, settings applied live, shakes outside a
 rolling moment, the no-sensor fallback, the frame schedule."""
 import ui_rig
-from test_ui_shakeup import Pilot, start_game
+from shakeup_pilot import Pilot, start_game
 from ui import shakeup_screen as ss
 
 OK = ui_rig.OK

@@ -6,9 +6,9 @@ from core import games
 import ui_rig
 from ui_rig import faces as _faces, scripted as _rig
 from core import frenzy as fz
-from test_ui_frenzy import start_game
-from test_ui_frenzy_golden import _roll
-from test_ui_playtest import _lit, _text_intact
+from frenzy_pilot import start_game
+from frenzy_steps import _roll
+from playtest_rig import _lit, _text_intact
 from ui import frenzy_screen as fs
 from ui import gfx
 
@@ -526,7 +526,7 @@ def test_howto_ok_jumps_to_the_next_game_and_pages_turn_both_ways():
 def test_prompts_and_results_use_the_5x7_font_where_they_fit():
     # Almost everything was 3x5, tiny on a 0.96" panel: the line that says what
     # happened or what to do is 5x7 where the layout allows, the rest stays 3x5.
-    from test_ui_playtest import _shakeup_to_dice
+    from playtest_rig import _shakeup_to_dice
     r = _rig("cl_font", _faces(6, 1) + _faces(1, 2, 4, 6))
     s = _shakeup_to_dice(r)
     while s.cur != 5:

@@ -14,9 +14,10 @@ import ui_rig
 from ui_rig import Script, faces as _faces
 from core import frenzy as fz
 from core.dice import Dice
-from test_ui_frenzy import Pilot, start_game
-from test_ui_golden import compare
+from frenzy_pilot import Pilot, start_game
+from golden_frames import compare
 from ui import frenzy_screen as fs
+from frenzy_steps import _roll, _select, _to
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -26,20 +27,6 @@ _COMMON_WILD = bytes((5,))   # COMMON_FACES[5] == WILD
 _COMMON_2X = bytes((4,))     # COMMON_FACES[4] == TWOX
 SCRIPT = (_COMMON_WILD + _faces(2, 2, 3, 4, 6) + _faces(2, 3, 4) + _faces(1, 1, 1, 5, 5)
           + _COMMON_2X + _faces(1, 1, 1, 1, 1) + _faces(5, 2, 3, 4, 6))
-
-
-def _roll(r):
-    r.press(OK)
-    r.wait(600)
-
-
-def _to(r, item):
-    if not ui_rig.to_item(r, item):
-        raise AssertionError("no item %d" % item)
-
-
-def _select(r, dice, common=False):
-    ui_rig.select(r, dice, common)
 
 
 def _check(r, view, phase=None, seat=None):

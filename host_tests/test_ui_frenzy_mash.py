@@ -15,8 +15,9 @@ import ui_rig
 from core import frenzy as fz
 from core.frenzy_score import COMMON_BIT
 from core.seeded import Seeded
-from test_ui_frenzy import start_game
+from frenzy_pilot import start_game
 from ui import frenzy_screen as fs
+from frenzy_steps import steer_take
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -56,27 +57,6 @@ def _continue(r):
     m = r.app.screen
     assert m.NAME == "menu" and m.items[0] == "CONTINUE", m.items
     m.cur = 0
-    r.press(OK)
-
-
-def _press_to(r, item):
-    ui_rig.to_item(r, item)
-
-
-def steer_take(r, pick):
-    """Random presses rarely build a scoring selection: after a while, build one
-    (chosen at random among the legal ones) from the current selection by buttons."""
-    s = r.app.screen
-    legal = s.game.legal()
-    want = legal[pick % len(legal)] & 0x3F
-    for i in range(s.nitems):
-        it = s.items[i]
-        bit = COMMON_BIT if it == fs.IT_COMMON else (1 << it if it < 5 else 0)
-        if (s.mask ^ want) & bit:
-            _press_to(r, it)
-            r.press(OK)
-    assert s.mask == want and s.ok_take[want]
-    _press_to(r, fs.IT_TAKE)
     r.press(OK)
 
 

@@ -4,39 +4,14 @@ in host_tests/golden/ (MONO_VLSB, as the panel shows them). On a mismatch the me
 shows both frames as ASCII art ('+' lit only now, '-' lit only in the golden).
 UPDATE_GOLDEN=1 rewrites the files (then look at them: `python host_tests/ui_rig.py
 host_tests/golden/NAME.bin` prints one)."""
-import os
 
 import ui_rig
-from test_ui_shakeup import Pilot, start_game
+from shakeup_pilot import Pilot, start_game
 from ui import shakeup_screen as ss
+from golden_frames import compare
 
-GOLDEN = "host_tests/golden/"
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
-
-
-def _update():
-    try:
-        return os.getenv("UPDATE_GOLDEN") == "1"
-    except AttributeError:
-        return False
-
-
-def compare(name, frame):
-    path = GOLDEN + name + ".bin"
-    want = None
-    try:
-        with open(path, "rb") as f:
-            want = f.read()
-    except OSError:
-        pass
-    if want is None or _update():
-        with open(path, "wb") as f:
-            f.write(frame)
-        return
-    if want != frame:
-        raise AssertionError("frame %s differs from %s:\n%s" % (
-            name, path, ui_rig.diff_art(want, frame)))
 
 
 def _menu_to(r, item):

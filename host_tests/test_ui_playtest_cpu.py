@@ -12,9 +12,9 @@ from system import store
 import ui_rig
 from core import frenzy as fz
 from core import games
-from test_ui_cpu import Log, _start, play
-from test_ui_golden import GOLDEN, compare
-from test_ui_presses import _su_at
+from cpu_pilot import Log, _start, play
+from golden_frames import GOLDEN, compare
+from shakeup_pilot import _su_at
 from ui import frenzy_screen as fs
 from ui import shakeup_screen as ss
 from ui_rig import faces as _faces
@@ -328,7 +328,7 @@ def test_the_waking_key_never_chooses_rematch():
 # ---- 7. Solo Frenzy: the rounds it took --------------------------------------------
 
 def test_solo_frenzy_scores_its_rounds_and_skips_the_summary():
-    from test_ui_frenzy import Pilot, start_game
+    from frenzy_pilot import Pilot, start_game
     r = ui_rig.scripted("pt_solo", bytes((0,)) + _faces(1, 1, 1, 5, 5))
     start_game(r, 1, fz.RELAY)
     s = r.app.screen
@@ -366,7 +366,7 @@ def test_solo_frenzy_scores_its_rounds_and_skips_the_summary():
 
 
 def test_a_stats_file_from_before_the_solo_record_loads():
-    from test_ui_cpu import old_stats
+    from cpu_pilot import old_stats
     st, ba = old_stats("pt_oldstats", 112, games.ST_FF_GAMES, 3)
     assert store.stat(ba, games.ST_FF_SOLO) == 0
 
@@ -378,29 +378,18 @@ def _lit(f, x, y):
 
 
 def test_every_golden_frame_keeps_a_right_margin():
-    # Column 127 is lit only by what spans it: a bar across the panel (lit in 125 and
-    # 126 too) or a line down its edge taller than a glyph (the settings' scroll bar,
-    # a box's side); never by text touching the edge.
+    # Column 127 stays dark for every drawing (text, boxes, the riser, the scroll bar),
+    # but where a bar or a frame spans the whole panel: lit at column 0 too.
     names = [n for n in os.listdir(GOLDEN) if n.endswith(".bin")]
     assert len(names) >= 30
-    bad = []
-    for n in sorted(names):
-        with open(GOLDEN + n, "rb") as fh:
-            f = fh.read()
-        y = 0
-        while y < 64:
-            if not _lit(f, 127, y):
-                y += 1
-                continue
-            y1 = y
-            while y1 < 64 and _lit(f, 127, y1):
-                y1 += 1
-            for yy in range(y, y1):
-                if not (_lit(f, 126, yy) and _lit(f, 125, yy)) and y1 - y <= 7:
-                    bad.append((n, yy))
-                    break
-            y = y1
+    bad = ["%s: row %d" % (n, y) for n in sorted(names) for f in [_golden(n)]
+           for y in range(64) if _lit(f, 127, y) and not _lit(f, 0, y)]
     assert not bad, bad
+
+
+def _golden(name):
+    with open(GOLDEN + name, "rb") as fh:
+        return fh.read()
 
 
 # ---- 9. The simulator's text line follows every screen -----------------------------

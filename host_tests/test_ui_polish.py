@@ -10,7 +10,7 @@ import framebuf
 
 import ui_rig
 from ui_rig import faces as _faces, scripted as _scripted
-from test_ui_frenzy import start_game
+from frenzy_pilot import start_game
 from ui import gfx
 
 OK = ui_rig.OK
@@ -146,7 +146,7 @@ def _record(r):
 
 def test_declaring_the_wild_sounds():
     from core import frenzy as fz
-    from test_ui_frenzy_golden import _roll
+    from frenzy_steps import _roll
     from ui import frenzy_screen as fs
     from ui import sounds
     # The Common Die shows WILD; RED rolls 2 2 3 4 6 and declares the WILD a 2.
@@ -168,7 +168,7 @@ def test_declaring_the_wild_sounds():
 
 def test_filled_the_riser_notice_sounds():
     from core import frenzy as fz
-    from test_ui_frenzy_golden import _roll, _select, _to
+    from frenzy_steps import _roll, _select, _to
     from ui import frenzy_screen as fs
     from ui import sounds
     # Relay, the Common Die 2X: RED fills the riser with five 1s and stops; GREEN
@@ -239,7 +239,7 @@ def test_shake_sense_says_which_way_is_more_sensitive():
         def paint(fb):
             fb.fill_rect(0, y - 1, 128, 7, 1)
             gfx.text(fb, "SHAKE SENSE", 2, y, 0)
-            gfx.text(fb, want, 125 - w, y, 0)
+            gfx.text(fb, want, 124 - w, y, 0)
         assert _region_is(r.frame(), paint, 0, y - 1, 127, y + 6), want
         r.press(OK)                                     # the next value
     assert r.app.settings[5] == v % 5 + 1
@@ -255,10 +255,10 @@ def test_settings_values_keep_clear_of_the_scroll_bar():
             if s.top + row == s.cur:
                 continue                                # the inverted cursor row
             for yy in range(y, y + 5):
-                # Columns 125 and 126 stay dark: values end 2 px before the bar
+                # Columns 124 and 125 stay dark: values end 2 px before the bar
                 # (they ended 1 px before it and read as touching it).
-                assert not _lit(f, 125, yy) and not _lit(f, 126, yy), (s.top + row, yy)
-            assert any(_lit(f, 127, yy) for yy in range(11, 59))  # the bar is there
+                assert not _lit(f, 124, yy) and not _lit(f, 125, yy), (s.top + row, yy)
+            assert any(_lit(f, 126, yy) for yy in range(11, 59))  # the bar is there
         r.press(NEXT)
 
 
@@ -280,9 +280,10 @@ def test_rules_options_say_they_apply_to_new_games():
             seen += 1
             assert _text_intact(f, note, x, 59), label
         else:
-            # Elsewhere the bottom lines below the list stay dark.
+            # Elsewhere the bottom lines below the list stay dark (the scroll bar, in
+            # column 126, reaches row 58).
             for y in range(58, 64):
-                for xx in range(0, 127):
+                for xx in range(0, 126):
                     assert not _lit(f, xx, y), (label, xx, y)
         r.press(NEXT)
     assert seen == 3

@@ -6,9 +6,10 @@ import ui_rig
 from ui_rig import faces as _faces, scripted as _rig
 from core import frenzy as fz
 from core.frenzy_score import ones_table, scores_into
-from test_ui_frenzy import start_game
-from test_ui_frenzy_golden import _roll
+from frenzy_pilot import start_game
+from frenzy_steps import _roll
 from ui import frenzy_screen as fs
+from shakeup_pilot import _su_at
 
 OK = ui_rig.OK
 NEXT = ui_rig.NEXT
@@ -97,7 +98,7 @@ def _pass(r):
 def test_a_farkle_at_a_rounds_end_is_told_on_the_summary():
     # The round's last roll farkles: its FARKLE screen and then the summary took two
     # presses; the summary tells it (the FARKLE row, the dice), one press goes on.
-    from test_ui_golden import compare
+    from golden_frames import compare
     r = _rig("pr_fsum", _C1 + _faces(1, 1, 1, 5, 5) + _faces(2, 3, 4, 6, 2))
     start_game(r, 2, fz.RELAY)
     s = r.app.screen
@@ -119,7 +120,7 @@ def test_a_farkle_at_a_rounds_end_is_told_on_the_summary():
 def test_a_lockstep_farkle_is_told_on_the_pass_screen():
     # Lockstep shows everyone everything: a Farkle before the device goes to the other
     # player is told on the pass screen (one press), with what it lost.
-    from test_ui_golden import compare
+    from golden_frames import compare
     script = _C1 + _faces(1, 2, 3, 4, 6) + _faces(5, 2, 3, 3, 6) + _faces(2, 3, 4, 6)
     r = _rig("pr_fpass", script)
     start_game(r, 2, fz.LOCKSTEP)
@@ -160,32 +161,6 @@ def test_a_relay_farkle_keeps_its_screen():
 
 
 # ---- Shake Up (issue 31): no press for a confirmation that carries no choice --------
-
-def _su_at(name, red, green, dice, cpus=b"\0\0"):
-    """A two-seat Shake Up game shown at RED's turn (its BOARD) with these pawns (per
-    seat its counts on levels 1-4), the dice rolling `dice` (faces) first; the App
-    plays GREEN as cpus[1] says."""
-    from core import shakeup as su
-    from core.dice import Dice
-    from ui import shakeup_screen as ss
-    r = ui_rig.Rig(name)
-    r.wait(1500)
-    app = r.app
-    app.dice = Dice(ui_rig.Script(dice, 5))
-    g = su.Game(2, False, app.dice)
-    g.phase = su.SHAKE
-    g.starter = 0
-    p = g._pawns
-    p[16] = p[17] = 0  # the roll-off is over
-    for lv in range(4):
-        p[lv] = red[lv]
-        p[4 + lv] = green[lv]
-    app.players = 2
-    app.holder = 0
-    app.cpus[:2] = cpus
-    app.show(ss.ShakeUpScreen(app, g, None))
-    r.step(2)
-    return r, app.screen
 
 
 def _counted(r):

@@ -1,11 +1,18 @@
 """The browser page (web/, `make web`) in headless Chromium: the firmware's compiled build
 on MicroPython's WebAssembly port shows the same frames as under the unix port.
 
-One run of web/test/check.mjs (playwright-core driving Debian's /usr/bin/chromium) does
-every check; the tests below read its report:
+One run of web/test/check.mjs (playwright-core driving Debian's /usr/bin/chromium, with
+its default autoplay policy) does every check; the tests below read its report:
+- a phone's first visit on a fresh profile, from a server of its own that counts the
+  bytes: what it transfers, service worker included; no sound before a gesture, then
+  sound from a touch tap, inside it; Chromium's install check; the full-screen control;
+  the SHAKE key's promise of a phone's shake only once the phone sends motion;
+- the layout at phone, tablet and laptop sizes: every key in view, the panel as large as
+  the keys leave room for, every label's contrast;
 - the golden-frame scenarios and a whole game of each kind against CPUs
-  (host_tests/web_plans.py records them here, on the Rig), replayed through the page's
-  on-screen buttons: every frame read back from the canvas equals the recorded one;
+  (host_tests/web_plans.py records them here, on the Rig), replayed by touches on the
+  page's on-screen buttons (a finger held on SHAKE to shake) on a phone's viewport: every
+  frame read back from the canvas equals the recorded one;
 - the keys (Enter for OK) and a shake made of synthetic devicemotion events (60 Hz,
   swinging through zero) roll the dice on the real clock, with the rattle on WebAudio;
 - a reload in the middle of a game offers CONTINUE, which restores the game exactly;
@@ -63,12 +70,14 @@ def report(tmp_path_factory):
     with open(tmp / "plans.json", "w") as f:
         json.dump(plans, f)
     srv = web_build.server(site)
-    th = threading.Thread(target=srv.serve_forever, daemon=True)
-    th.start()
+    fresh = web_build.server(site)  # the first visit's own: its bytes alone
+    for s in (srv, fresh):
+        threading.Thread(target=s.serve_forever, daemon=True).start()
     try:
         url = "http://127.0.0.1:%d/" % srv.server_address[1]
         out = str(tmp / "result.json")
         proc = subprocess.run(["node", CHECK, "--url", url, "--plans", str(tmp / "plans.json"),
+                               "--fresh", "http://127.0.0.1:%d/" % fresh.server_address[1],
                                "--out", out], cwd=ROOT, capture_output=True, text=True,
                               timeout=900)
         if not os.path.exists(out):
@@ -77,9 +86,12 @@ def report(tmp_path_factory):
         with open(out) as f:
             res = json.load(f)
     finally:
-        srv.shutdown()
-        srv.server_close()
+        for s in (srv, fresh):
+            s.shutdown()
+            s.server_close()
     res["plans_in"] = plans
+    res["site"] = site
+    res["fresh"] = {"sent": fresh.sent, "requests": fresh.requests}
     return res
 
 
@@ -148,7 +160,7 @@ def test_a_reload_mid_game_continues_exactly(report):
 def test_a_damaged_save_in_the_browser_is_said_and_set_aside(report):
     _fatal(report)
     menu = report["damaged"]["menu"]
-    # The store's own check (firmware/system/store.py): the menu says so once, offers no
+    # The store's own check (firmware/system/store/): the menu says so once, offers no
     # CONTINUE, and the firmware runs on.
     assert menu["screen"] == "menu" and menu["item"] != "CONTINUE", menu
     assert menu["notice"] == "Saved game was damaged", menu
@@ -166,8 +178,8 @@ def test_no_console_errors(report):
 
 
 def test_the_site_carries_the_device_build_unmodified(tmp_path):
-    """build/web's fw/ is tools/flashing/build.py's DevKit build byte for byte, and bundle.bin (what
-    the page fetches) holds exactly those bytes."""
+    """bundle.bin (what the page fetches) holds tools/flashing/build.py's DevKit build byte
+    for byte, at the places files.json gives."""
     import build
     import web_build
     site = str(tmp_path / "site")
@@ -178,11 +190,165 @@ def test_the_site_carries_the_device_build_unmodified(tmp_path):
         bundle = f.read()
     fw = [e for e in m["files"] if e[0].startswith("fw/")]
     assert len(fw) == len(dev) and m["board"] == "esp32_devkit"
-    for url, path, offset, size in fw:
-        with open(dev_dir / url[3:], "rb") as f:
+    for name, path, offset, size in fw:
+        with open(dev_dir / name[3:], "rb") as f:
             want = f.read()
-        with open(os.path.join(site, url), "rb") as f:
-            assert f.read() == want, url
-        assert bundle[offset:offset + size] == want, url
-        assert path == "/" + url
-    assert os.path.exists(os.path.join(site, "index.html"))
+        assert bundle[offset:offset + size] == want, name
+        assert path == "/" + name
+    assert sum(e[3] for e in m["files"]) == len(bundle)
+
+
+# ---- the page as a phone's player meets it (issue 42) -----------------------------------
+
+FIRST_VISIT_MAX = 800 * 1000  # bytes the first visit may transfer, service worker included
+GESTURES = {"pointerdown", "pointerup", "keydown", "click", "touchend"}
+
+
+def test_a_phones_first_visit_transfers_each_file_once_within_800_kb(report):
+    _fatal(report)
+    assert report["first"]["controlled"], report["first"]  # the offline copy took over
+    sent, reqs = report["fresh"]["sent"], report["fresh"]["requests"]
+    full = [path for _, path, code in reqs if code == "200"]
+    # The service worker's copy asks, the browser's copy answers: 304s, no second download.
+    assert len(full) == len(set(full)), reqs
+    assert all(code in ("200", "304") for _, _, code in reqs), reqs
+    assert sent <= FIRST_VISIT_MAX, (sent, reqs)
+    # The site carries what the page loads and nothing else (the tests' files elsewhere).
+    # (PeerJS and the QR encoder load when a link game first starts: web_link.LAZY.)
+    import web_link
+    site = set(os.listdir(report["site"])) - set(web_link.LAZY)
+    fetched = {p.split("?")[0].lstrip("/") or "index.html" for _, p, _ in reqs}
+    assert site == fetched, (sorted(site - fetched), sorted(fetched - site))
+
+
+def test_no_sound_before_a_gesture_then_from_a_touch_tap(report):
+    _fatal(report)
+    first = report["first"]
+    # A browser with the default autoplay policy: idle on the menu, no AudioContext at all.
+    assert first["before"]["audio"] == "none" and first["before"]["calls"] == [], first["before"]
+    # A touch tap on NEXT: the context made (and resumed) inside the tap's own events.
+    after = first["after"]
+    assert after["audio"] == "running", after
+    assert after["calls"] and all(c["event"] in GESTURES for c in after["calls"]), after["calls"]
+    assert first["audioWarnings"] == [], first["audioWarnings"]
+    assert first["errors"] == [], first["errors"]
+    # SOUND OFF stays off across a reload, and a tap then makes no audio at all
+    mute = report["mute"]
+    assert mute == {"muted": True, "reloaded": True, "label": "SOUND OFF", "audio": "none"}, mute
+
+
+def test_installable_as_an_app(report):
+    _fatal(report)
+    first = report["first"]
+    assert first["install"] == [], first["install"]  # Chromium's own install check
+    assert first["manifestErrors"] == [], first["manifestErrors"]
+    import web_build
+    m = web_build.app_manifest()
+    assert m["display"] == "standalone" and m["theme_color"]
+    for icon in m["icons"]:  # the PNG's own header says its size
+        with open(os.path.join(report["site"], icon["src"]), "rb") as f:
+            head = f.read(24)
+        w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        assert head[:8] == b"\x89PNG\r\n\x1a\n" and icon["sizes"] == "%dx%d" % (w, h), icon
+    with open(os.path.join(ROOT, "web", "index.html")) as f:
+        html = f.read()
+    assert '<link rel="apple-touch-icon"' in html and '<link rel="manifest"' in html
+
+
+def test_the_screen_text_reads_the_schedule_from_a_compiled_build():
+    """simrun's setup line on the page's compiled firmware, where the const is inlined."""
+    import simrun
+    from system import store
+    assert simrun._S_SCHEDULE == store.S_SCHEDULE
+
+
+def test_the_icon_is_the_firmwares_own_dice():
+    """The icon's pixels are gfx.die()'s: a five and a set-aside three (tools/web/web_icon.py)."""
+    import web_icon
+    px = web_icon.panel()
+    assert px[3][3] == 1 and px[4][4] == 0  # the five's corner, then inside it
+    assert sum(map(sum, px)) > 200  # the set-aside die is filled
+
+
+def test_full_screen_and_zoom(report):
+    _fatal(report)
+    full = report["first"]["fullscreen"]
+    assert full["shown"] and full["on"] and full["label"] == "EXIT FULL SCREEN", full
+    with open(os.path.join(ROOT, "web", "index.html")) as f:
+        html = f.read()
+    viewport = html.split('name="viewport" content="')[1].split('"')[0]
+    assert "user-scalable" not in viewport and "maximum-scale" not in viewport, viewport
+
+
+def test_shake_promised_only_once_the_phone_sends_motion(report):
+    _fatal(report)
+    first = report["first"]
+    assert "phone" not in first["before"]["hint"], first["before"]
+    assert first["motionHint"] == "hold, or shake the phone", first["motionHint"]
+
+
+def test_over_plain_http_from_the_lan_the_page_says_what_a_phone_needs(report):
+    _fatal(report)
+    lan = report["lan"]
+    assert not lan["secure"] and not lan["worker"], lan  # what a phone's browser does
+    assert lan["screen"] == "menu", lan  # the game still plays, by the SHAKE key
+    assert "HTTPS" in lan["status"] and "no shake sensor" in lan["status"], lan
+    assert "phone" not in lan["hint"], lan
+
+
+def test_the_panels_text_for_screen_readers(report):
+    _fatal(report)
+    first = report["first"]
+    # simrun's prompt line (the simulator's text line), kept in an aria-live element
+    assert first["before"]["said"] == "> SHAKE UP", first["before"]
+    assert first["after"]["said"] == "> FARKLE FRENZY", first["after"]  # NEXT, tapped
+    with open(os.path.join(ROOT, "web", "index.html")) as f:
+        html = f.read()
+    assert '<p class="sr" id="said" aria-live="polite">' in html
+
+
+def _inside(box, w, h):
+    x, y, bw, bh = box
+    return x >= 0 and y >= 0 and x + bw <= w + 0.5 and y + bh <= h + 0.5
+
+
+def _overlap(a, b):
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_every_key_in_view_at_every_size(report):
+    _fatal(report)
+    assert len(report["layouts"]) >= 10
+    for lay in report["layouts"] + [report["lan"]["layout"]]:  # (and with the http note)
+        w, h = lay["w"], lay["h"]
+        assert lay["scrollW"] <= w and lay["scrollH"] <= h, lay  # nothing to scroll to
+        assert set(lay["keys"]) == {"PREV", "NEXT", "OK", "SHAKE", "BACK"}
+        for name, box in lay["keys"].items():
+            assert _inside(box, w, h), (w, h, name, box)
+            assert box[2] >= 44 and box[3] >= 44, (w, h, name, box)  # a thumb's target
+            assert not _overlap(box, lay["panel"]), (w, h, name, box, lay["panel"])
+        assert _inside(lay["panel"], w, h), (w, h, lay["panel"])
+
+
+def test_the_panel_as_large_as_the_screen_allows(report):
+    _fatal(report)
+    for lay in report["layouts"]:
+        w, h = lay["w"], lay["h"]
+        x, y, pw, ph = lay["panel"]
+        assert abs(pw - 2 * ph) < 1, lay["panel"]  # 128 x 64, square pixels
+        if h > w:  # portrait: the page's width, less the case's and the bezel's edges
+            assert pw >= w - 40, (w, h, lay["panel"])
+        else:  # landscape: between the key columns, or the height the top line leaves
+            left = max(b[0] + b[2] for b in lay["keys"].values() if b[0] < x)
+            right = min(b[0] for b in lay["keys"].values() if b[0] > x)
+            assert (x - left <= 30 and right - (x + pw) <= 30) or ph >= h - 130, (
+                w, h, lay["panel"], left, right)
+
+
+def test_every_label_reads_at_4_5_to_1(report):
+    _fatal(report)
+    for lay in report["layouts"]:
+        assert lay["labels"], lay
+        for lab in lay["labels"]:
+            # solid backgrounds only, so the measure is the colour's against its own
+            assert not lab["image"] and lab["ratio"] >= 4.5, (lay["w"], lay["h"], lab)

@@ -10,7 +10,8 @@ other origin is an error in the report. Scenarios (web/test/link.mjs):
 - a guest's page closed mid-round is lost; the host gives its seat to a CPU; the game
   ends; a guest that typed the room code into the page's box plays it;
 - a guest's page and then the host's page reload mid-game (a power cut), CONTINUE
-  brings each back, with 20 % of frames dropped; the game ends the same on both;
+  brings each back, with 20 % of frames dropped; the game ends the same on both; each
+  page's offline copy then holds the PeerJS (and the host's the QR encoder) it loaded;
 - 20 % of frames dropped by the transport: the game ends the same on both pages; the
   host's link opens a page straight into JOIN with the room.
 
@@ -52,7 +53,7 @@ def site(tmp_path_factory):
         pytest.fail("web link: %s: CI must run the browser link tests" % _WHY)
     import web_build
     d = str(tmp_path_factory.mktemp("weblink") / "site")
-    web_build.build(d)
+    web_build.build(d, pilot=True)  # the link tests play at the buttons (?pilot=)
     return d
 
 
@@ -138,6 +139,10 @@ def test_a_reloaded_guest_and_a_reloaded_host_come_back(site, tmp_path):
     for n in ("host", "guest1"):
         seats = {int(ln[5:]) for ln in rep["pages"][n]["lines"] if ln.startswith("seat ")}
         assert len(seats) == 1, (n, seats)
+    # PeerJS and the QR encoder, not in a first visit, were cached at their first use
+    # (web/sw.js): the host drew its QR code, the guest only called
+    assert rep["cached"] == {"host": ["peerjs.min.js", "qrcode.mjs"],
+                             "guest1": ["peerjs.min.js"]}, rep["cached"]
 
 
 def test_a_fifth_of_the_frames_dropped_changes_nothing_but_time(site, tmp_path):

@@ -106,10 +106,14 @@ def test_the_site_writes_the_page_radio_over_the_devices(tmp_path):
     dev = paths.index("/fw/link/radio.mpy")
     page = [i for i, p in enumerate(paths) if p == "/fw/link/radio.mpy" and i != dev]
     assert len(page) == 1 and page[0] > dev  # written after: the page's is the one imported
-    url = m["files"][page[0]][0]
-    assert url == "py/radio.mpy"
-    with open(os.path.join(site, url), "rb") as f:
-        assert b"pdlink" in f.read()  # web/radio.py, compiled
+    name, _, offset, size = m["files"][page[0]]
+    assert name == "py/radio.mpy"
+    with open(os.path.join(site, "bundle.bin"), "rb") as f:
+        assert b"pdlink" in f.read()[offset:offset + size]  # web/radio.py, compiled
+    # The link tests' player is not in the site a visitor loads.
+    assert not [e for e in m["files"] if "link_pilot" in e[0] or "qstr_pools" in e[0]], m["files"]
+    with pytest.raises(ValueError):
+        paths.index("/tools/sim/link_pilot.mpy")
     with open(os.path.join(site, "link.json")) as f:
         assert json.load(f) == {}  # PeerJS's public server, its default STUN, no TURN
     for fn, parts in (("peerjs.min.js", ("peerjs", "dist", "peerjs.min.js")),
@@ -123,16 +127,29 @@ def test_the_site_writes_the_page_radio_over_the_devices(tmp_path):
 def test_the_servers_go_into_link_json(tmp_path):
     import web_link
 
-    def compile_py(src, dst, name):
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        with open(dst, "w") as f:
-            f.write(name)
     out = str(tmp_path)
-    web_link.add(out, ROOT, compile_py, peer="https://signal.example/p/", stun="none",
+    web_link.add(out, ROOT, peer="https://signal.example/p/", stun="none",
                  turn="turn:relay.example:3478,u,pw")
     with open(os.path.join(out, "link.json")) as f:
         assert json.load(f) == {"peer": "https://signal.example/p/", "stun": "none",
                                 "turn": "turn:relay.example:3478", "turnuser": "u",
                                 "turnpass": "pw"}
     with pytest.raises(ValueError):
-        web_link.add(out, ROOT, compile_py, turn="turn:relay.example:3478,u")
+        web_link.add(out, ROOT, turn="turn:relay.example:3478,u")
+
+
+def test_the_offline_copy_names_the_link_files():
+    """web/sw.js caches the link's page files at install and PeerJS and the QR encoder at
+    their first use: its lists name web_link.py's, so neither is left to the network."""
+    import re
+    import web_link
+    with open(os.path.join(ROOT, "web", "sw.js")) as f:
+        sw = f.read()
+
+    def names(const):
+        m = re.search(r"const %s = \[([^\]]*)\]" % const, sw)
+        assert m, const
+        return re.findall(r'"([^"]+)"', m.group(1))
+    assert set(web_link.PAGE) <= set(names("PAGE"))
+    assert names("LAZY") == list(web_link.LAZY)
+    assert not set(web_link.LAZY) & set(names("PAGE"))  # not in a first visit's bytes

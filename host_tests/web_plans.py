@@ -130,7 +130,8 @@ class Recorder:
 
 def golden_plan():
     """The golden-frame scenarios of the unix-port tests (menu, settings, how to play;
-    a three-player Shake Up; CPU turns in both games), their snaps the golden frames."""
+    a three-player Shake Up; CPU turns in both games), their snaps the golden frames.
+    It runs those tests themselves (the one place a helper imports a test module)."""
     import test_ui_cpu
     import test_ui_golden
     names = []
@@ -159,9 +160,9 @@ def golden_plan():
 
 def game_plan(item, seats, seed):
     """A whole game from the menu: item ("SHAKE UP" | "FARKLE FRENZY"), seats (0 the
-    human, 1-3 a CPU's level), played by test_ui_cpu's pilot to the winner; a snap
+    human, 1-3 a CPU's level), played by cpu_pilot's pilot to the winner; a snap
     after every button let go and at the end."""
-    import test_ui_cpu
+    import cpu_pilot
     with Recorder(snap_on_release=True) as rec:
         rec.pending = False
         Rig = ui_rig.Rig
@@ -174,9 +175,9 @@ def game_plan(item, seats, seed):
                 rec.snap("after %d ops" % len(rec.ops))
         Rig.step = r_step
         try:
-            r = test_ui_cpu._start("web_" + item, item, len(seats), seats, seed=seed)
-            log = test_ui_cpu.Log()
-            test_ui_cpu.play(r, log)
+            r = cpu_pilot._start("web_" + item, item, len(seats), seats, seed=seed)
+            log = cpu_pilot.Log()
+            cpu_pilot.play(r, log)
         finally:
             Rig.step = step
         rec.snap("winner")

@@ -320,7 +320,7 @@ async function qr(el, text) {
 function build() {
   const css = document.createElement("style");
   css.textContent = `
-    .room { margin: 8px 4px 0; padding: 8px 10px; border: 1px solid var(--edge, #464a52); border-radius: 12px; font-size: 13px; }
+    .room { grid-column: 1 / -1; margin: 0 4px; padding: 8px 10px; border: 1px solid var(--edge, #464a52); border-radius: 12px; font-size: 13px; }
     .room[hidden] { display: none; }
     .room .code { font: 700 20px/1.2 ui-monospace, monospace; letter-spacing: .15em; }
     .room .qr { width: 160px; height: 160px; background: #fff; border-radius: 6px; margin: 6px 0; }

@@ -4,7 +4,8 @@
 // loads the port, writes the compiled firmware (tools/flashing/build.py's device layout), the
 // simulator's stand-ins and the saved files into the port's filesystem, then runs
 // web/webrun.py once a frame and turns its messages (tools/sim/simrun.py's stream) into
-// the canvas, the buzzer's tone and the saves kept in IndexedDB.
+// the canvas, the buzzer's tone, the panel's text for screen readers and the saves kept
+// in IndexedDB.
 //
 // Query options (for the tests and the bench; a player needs none):
 //   ?clock=step   no clock: the frames run only when pd.step(n) asks (as ui_rig's Rig)
@@ -39,6 +40,9 @@ const canvas = document.getElementById("oled");
 const ctx2d = canvas.getContext("2d", { willReadFrequently: LOCKSTEP });
 const image = ctx2d.createImageData(128, 64);
 const muteEl = document.getElementById("mute");
+const fullEl = document.getElementById("full");
+const saidEl = document.getElementById("said");
+const shakeHintEl = document.getElementById("shake-hint");
 
 let wr = null;           // the webrun module (Python)
 let mp = null;
@@ -57,7 +61,7 @@ function say(text, error) {
 }
 
 // ---- the saved files: the firmware's /data folder, kept in IndexedDB ----------------
-// The store's own code writes /data (atomic renames, CRCs: firmware/system/store.py); after
+// The store's own code writes /data (atomic renames, CRCs: firmware/system/store/); after
 // every frame the folder is compared with what was kept, and a change is kept whole in
 // one IndexedDB transaction: a reload or a closed tab is a power cut between frames.
 
@@ -179,6 +183,8 @@ function canvasFrame() {
 }
 
 // ---- the buzzer: a square wave at the PWM's frequency ----------------------------------
+// The AudioContext is made, and resumed, only inside the player's tap or key (unlock()):
+// a browser lets no sound start before one, and WebKit resumes a context only there.
 
 let audio = null;
 let osc = null;
@@ -186,23 +192,26 @@ let gain = null;
 let tone = [0, 0];
 let muted = localStorage.getItem("pd-muted") === "1";
 
-function startAudio() {
-  if (audio || muted) return;
-  const AC = window.AudioContext || window.webkitAudioContext;
-  if (!AC) return;
-  audio = new AC();
-  osc = audio.createOscillator();
-  osc.type = "square";
-  gain = audio.createGain();
-  gain.gain.value = 0;
-  osc.connect(gain).connect(audio.destination);
-  osc.start();
-  sound();
+function unlock() {
+  if (muted) return;
+  if (!audio) {
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return;
+    audio = new AC();
+    osc = audio.createOscillator();
+    osc.type = "square";
+    gain = audio.createGain();
+    gain.gain.value = 0;
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    sound();
+  }
+  // "suspended" before a gesture, "interrupted" on iOS after a call or the lock screen.
+  if (audio.state !== "running" && audio.state !== "closed") audio.resume().catch(() => {});
 }
 
 function sound() {
   if (!audio) return;
-  if (audio.state === "suspended") audio.resume();
   const [freq, duty] = tone;
   const t = audio.currentTime;
   if (!muted && duty > 0 && freq >= 20 && freq <= 20000) {
@@ -218,8 +227,35 @@ function setMuted(m) {
   localStorage.setItem("pd-muted", m ? "1" : "0");
   muteEl.textContent = m ? "SOUND OFF" : "SOUND ON";
   muteEl.setAttribute("aria-pressed", m ? "true" : "false");
-  if (!m) startAudio();
   sound();
+}
+
+// ---- full screen, and what this browser lets the page do ------------------------------
+
+function toggleFull() {
+  if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+  else document.documentElement.requestFullscreen({ navigationUI: "hide" }).catch(() => {});
+}
+
+function showFull() {
+  fullEl.textContent = document.fullscreenElement ? "EXIT FULL SCREEN" : "FULL SCREEN";
+}
+
+// The SHAKE button promises a shake of the phone only once the phone has sent motion;
+// over plain http from another address the browser sends none (nor keeps an offline
+// copy): the page says so and what to do (docs/browser.md).
+let motionSeen = false;
+
+function motionWorks() {
+  if (motionSeen) return;
+  motionSeen = true;
+  shakeHintEl.textContent = "hold, or shake the phone";
+}
+
+function reachNote() {
+  if (window.isSecureContext) return "";
+  return "Plain http: no shake sensor, no offline copy here (a phone needs the page " +
+    "over HTTPS, or on localhost). Hold SHAKE to roll.";
 }
 
 // ---- simrun's messages ------------------------------------------------------------------
@@ -245,7 +281,7 @@ function handle(msg) {
       screen = rest;
       if (rest === "menu" && stats.t_menu === null) {
         stats.t_menu = performance.now();
-        say("");
+        say(reachNote());
       }
     } else if (kind === "T") {
       tone = rest.split(" ").map(Number);
@@ -254,6 +290,8 @@ function handle(msg) {
     } else if (kind === "D") {
       const [lit, contrast] = rest.split(" ").map(Number);
       panel(lit, contrast);
+    } else if (kind === "P") {
+      if (saidEl.textContent !== rest) saidEl.textContent = rest;
     } else if (kind === "Z") {
       asleep = rest === "1";
       if (asleep) say("Asleep: press a button to wake it.");
@@ -307,14 +345,13 @@ function send(line) {
 }
 
 function pressButton(b) {
-  startAudio();
   if (asleep) {  // the button wakes the chip: it is down while it boots
     send("p " + b);
     btn[b].sent = true;
     btn[b].since = frames;
     btn[b].down = true;
     asleep = false;
-    say("");
+    say(reachNote());
     wr.wake();
     boots = wr.boots();
     now = clock = due = 0;
@@ -369,7 +406,6 @@ let shakeT0 = 0;
 let shakeOffTimer = 0;
 
 function shakeOn(who) {
-  startAudio();
   shakers.add(who);
   clearTimeout(shakeOffTimer);
   if (!shaking) {
@@ -410,7 +446,9 @@ function onMotion(e) {
     const g = e.accelerationIncludingGravity;
     if (g && g.x !== null && g.x !== undefined) m = Math.abs(Math.hypot(g.x || 0, g.y || 0, g.z || 0) - 9.81);
   }
-  if (m === null || m < MOTION_MS2) return;
+  if (m === null) return;
+  motionWorks();
+  if (m < MOTION_MS2) return;
   lastMotion = performance.now();
   if (!shakers.has("motion")) {
     shakeOn("motion");
@@ -434,7 +472,7 @@ function askMotion() {
   askingMotion = true;
   DME.requestPermission().then((r) => {
     askedMotion = true;
-    if (r !== "granted") say("Motion not allowed: hold SHAKE to shake.");
+    if (r !== "granted") say("Motion not allowed: hold SHAKE to roll.");
   }).catch(() => {}).finally(() => { askingMotion = false; });
 }
 
@@ -443,6 +481,7 @@ function wireInput() {
     const b = el.dataset.b;
     const down = (e) => {
       e.preventDefault();
+      unlock();  // a mouse's press is a gesture (a touch's is its lift: below)
       if (el.hasPointerCapture && e.pointerId !== undefined) {
         try { el.setPointerCapture(e.pointerId); } catch (_) { /* synthetic */ }
       }
@@ -462,22 +501,27 @@ function wireInput() {
       if (b === "SHAKE" && !shaking) el.classList.remove("down");
     };
     el.addEventListener("pointerdown", down);
-    el.addEventListener("pointerup", (e) => { up(e); askMotion(); });
+    el.addEventListener("pointerup", (e) => { unlock(); up(e); askMotion(); });
     el.addEventListener("pointercancel", up);
     el.addEventListener("lostpointercapture", up);
     el.addEventListener("contextmenu", (e) => e.preventDefault());
   }
-  document.addEventListener("click", askMotion);
+  document.addEventListener("click", () => { unlock(); askMotion(); });
   window.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === "m" || e.key === "M") {
-      if (!e.repeat) setMuted(!muted);
+      if (!e.repeat) { setMuted(!muted); unlock(); }
+      return;
+    }
+    if ((e.key === "f" || e.key === "F") && document.fullscreenEnabled) {
+      if (!e.repeat) toggleFull();
       return;
     }
     const b = KEYS[e.key];
     if (!b) return;
     e.preventDefault();
     if (e.repeat) return;  // held: the firmware sees it held (and repeats on its own)
+    unlock();
     if (b === "SHAKE") shakeOn("key");
     else pressButton(b);
   });
@@ -493,8 +537,13 @@ function wireInput() {
     for (const w of [...shakers]) shakeOff(w);
   });
   window.addEventListener("devicemotion", onMotion);
-  muteEl.addEventListener("click", () => setMuted(!muted));
+  muteEl.addEventListener("click", () => { setMuted(!muted); unlock(); });
   setMuted(muted);
+  if (document.fullscreenEnabled) {
+    fullEl.hidden = false;
+    fullEl.addEventListener("click", toggleFull);
+    document.addEventListener("fullscreenchange", showFull);
+  }
   // A closed or hidden tab: keep what the last frame wrote.
   document.addEventListener("visibilitychange", () => { if (document.hidden) keepData(); });
 }
@@ -548,16 +597,16 @@ async function start() {
   if ("serviceWorker" in navigator && location.protocol !== "file:" && !LOCKSTEP) {
     navigator.serviceWorker.register("sw.js").catch((e) => console.warn("pocket dice: offline copy unavailable:", e));
   }
-  const manifest = await (await fetch("manifest.json")).json();
-  const [port, files, opened] = await Promise.all([
+  // The port, the bundle and its list at once (index.html preloads the last two).
+  const [port, [bundle, files], opened] = await Promise.all([
     loadMicroPython({
       heapsize: 2 * 1024 * 1024,
       stdout: (line) => console.log(line),
       stderr: (line) => console.error(line),
     }).then((m) => { stats.t_port = performance.now(); return m; }),
-    fetchBytes("bundle.bin").then((b) => {
+    Promise.all([fetch("files.json").then((r) => r.json()), fetchBytes("bundle.bin")]).then(([list, b]) => {
       stats.t_files = performance.now();
-      return manifest.files.map(([, path, offset, size]) => [path, b.subarray(offset, offset + size)]);
+      return [list, list.files.map(([, path, offset, size]) => [path, b.subarray(offset, offset + size)])];
     }),
     idb().catch((e) => { console.warn("pocket dice: no IndexedDB, saves last until the tab closes:", e); return null; }),
   ]);
@@ -586,7 +635,7 @@ async function start() {
   stats.t_start = performance.now();
   boots = wr.boots();
   wireInput();
-  window.pd.version = manifest.version;
+  window.pd.version = bundle.version;
   if (LOCKSTEP) {
     now = 1000;  // as ui_rig's Rig: the first frame at 1000 ms
     stepOnce();
@@ -597,7 +646,7 @@ async function start() {
     due = FRAME_MS;
     requestAnimationFrame(loop);
   }
-  console.info(`pocket dice ${manifest.version}: firmware loaded in ${Math.round(performance.now() - t0)} ms`);
+  console.info(`pocket dice ${bundle.version}: firmware loaded in ${Math.round(performance.now() - t0)} ms`);
 }
 
 // The tests' and the bench's handle on the page.
@@ -619,6 +668,7 @@ window.pd = {
   kept,
   tone() { return tone.slice(); },
   audio() { return audio ? audio.state : "none"; },
+  said() { return saidEl.textContent; },
   muted() { return muted; },
   stopped() { return stopped; },
 };

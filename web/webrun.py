@@ -8,8 +8,9 @@ saved files (/data, kept in the browser's IndexedDB by the page), then imports t
 module. Like tools/simulator/sim.py it is a front end of tools/sim/simrun.py's Runner, which boots
 the firmware as main.py does (the crash guard, then the App) and steps it: the page
 calls tick(now) once a frame with its clock, and gets back simrun's message stream
-(F frames, S screens, T buzzer tones, D panel on/dimmed, Z deep sleep, C crash), which
-it draws and sounds. Inputs are simrun's commands: "p OK", "r OK", "s 1", "s 0".
+(F frames, S screens, T buzzer tones, D panel on/dimmed, P the screen's texts, Z deep
+sleep, C crash), which it draws, sounds and gives screen readers. Inputs are simrun's
+commands: "p OK", "r OK", "s 1", "s 0".
 
 The messages go to the page by a call of its `pdhost.messages(u8)` (a JS module the page
 registers), never as a return value: the port loses a JS object a Python function
@@ -70,7 +71,8 @@ class Web(simrun.Runner):
         self.buf = bytearray()
         self.fixed = seed
         opts = dict(simrun.DEFAULTS)
-        opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW,
+        # prompt: the screen's texts (P lines), the page's aria-live line for screen readers
+        opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW, "prompt": "1",
                      "pilot": _pilot()})
         simrun.Runner.__init__(self, opts)
         self.asked = -1

@@ -2,25 +2,7 @@
 # boards/freeze/<board>/manifest.py includes it and adds that board's profile.
 # Keep main.py on the filesystem: the port runs it from there by name.
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own _boot, inisetup, ...
-package("core", files=[
-    "__init__.py",
-    "cpu_frenzy.py",
-    "cpu_live.py",
-    "cpu_shakeup.py",
-    "data.py",
-    "data_check.py",
-    "dice.py",
-    "frenzy.py",
-    "frenzy_live.py",
-    "frenzy_load.py",
-    "frenzy_score.py",
-    "frenzy_why.py",
-    "games.py",
-    "seeded.py",
-    "shakeup.py",
-    "shakeup_load.py",
-    "shakeup_why.py",
-], base_path="../../firmware", opt=2)
+package("core", base_path="../../firmware", opt=2)
 package("hal", base_path="../../firmware", opt=2)
 package("link", base_path="../../firmware", opt=2)
 package("system", base_path="../../firmware", opt=2)

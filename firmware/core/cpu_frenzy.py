@@ -51,11 +51,7 @@ drawn from rng at each decision, often too early (300, also off the sheet) or la
 (1000 with one die).
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from core.dice import TWOX, WILD
 from core.frenzy import COMMON_ROLL, DECLARE, ENTRY, GOAL, LOCKSTEP, OUT, PH_COMMON, \

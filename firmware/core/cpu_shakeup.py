@@ -37,11 +37,7 @@ the holds that maximise the expected worth, exactly, over dice multisets.
   and never penalizes.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from core.shakeup import CHOOSE, MOVING, PEN, ROLL, STOP, UP, \
     classify, movable

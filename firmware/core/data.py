@@ -9,11 +9,7 @@ takes as a damaged table (ui.cpu_fault: the seat plays as NORMAL).
 """
 from core.games import SHAKEUP
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 MISSING = const(1)    # state(): no file
 DAMAGED = const(2)    # state(): a file that fails its check

@@ -10,11 +10,7 @@ Bytes are fetched in small batches into a preallocated buffer, so a roll costs
 no allocation of its own (the source may allocate once per batch).
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 TWOX = const(7)
 WILD = const(8)

@@ -26,11 +26,7 @@ Notes (the last apply() or announce()): ("roll", s), ("farkle", s), ("take", s,
 points), ("fill", s), ("stop", s, running), ("stopped_by", s, filler, running),
 ("wild", s, v), then the Game's ("round_end", r), ("tie", mask), ("win", s).
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from core.dice import TWOX, WILD
 from core.frenzy import COMMON_ROLL, DECLARE, FARKLED, OUT, PH_COMMON, PH_OVER, \

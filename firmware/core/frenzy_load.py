@@ -12,11 +12,7 @@ from core.frenzy import ENTRY, FARKLED, GOAL, PH_COMMON, PH_DECIDE, PH_OVER, PH_
     PH_TAKE, PH_WILD, ROLLING, TOTAL_MAX
 from core.frenzy_score import farkle_of
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # As core.frenzy (private there): the save's layout and a step record's code byte.
 _VERSION = const(1)

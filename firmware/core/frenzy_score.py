@@ -10,17 +10,13 @@ six dice. Sets are handled as a "key": the count of value v in bits 3(v-1)..3(v-
 For the game (core.frenzy) and players that call them per roll: `points_of`,
 `farkle_of`, `selections_of`, `dice_in`, unchecked; they take the first n dice of a
 roll and the table offset `t` from `ones_table(ones)`. The same scoring with its
-arguments checked, for tests and tools, is core.frenzy_checked (host only: not on the
+arguments checked, for tests and tools, is host_only.frenzy_checked (host only: not on the
 device).
 
 A selection is a mask: bits 0-4 the rolled dice, COMMON_BIT the Common Die.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 COMMON_BIT = const(0x20)  # the Common Die in a selection mask
 

@@ -12,11 +12,7 @@ slot, loader). The modules are the game's own, which the app forgets when the ga
 left; the loader (one of them: the saved game's checks, Continue only) is forgotten as
 soon as it restored the game.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 SHAKEUP = const(1)
 FRENZY = const(2)

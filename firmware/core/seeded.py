@@ -5,11 +5,7 @@ from core.dice, which the device holds all along; `from core.dice import Seeded`
 works (core.dice loads this module when the name is asked for).
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _MASK32 = const(0xFFFFFFFF)
 

@@ -43,11 +43,7 @@ Pawns on a level are interchangeable, so the state holds counts per seat and lev
 (1-3, 4 = SAFE) in a bytearray. to_bytes() is 36 bytes with a leading version byte.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 BIG = const(3)
 MOVE = const(2)

@@ -8,11 +8,7 @@ ValueError; a state that loads saves back to the same bytes.
 from core.shakeup import (ALL4, BIG, CHOOSE, MOVE, MOVING, OVER, PAWNS, PENALTY, RO_IN,
                           RO_TODO, ROLLOFF, SAFE, SHAKE, VERSION)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _SIZE = const(36)
 

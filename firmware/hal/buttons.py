@@ -30,11 +30,7 @@ except ImportError:  # CPython: plain integers
 
 from hal.events import BACK, LONG, OK, PRESS, RELEASE, REPEAT
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
 if _TYPES:

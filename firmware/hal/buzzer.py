@@ -24,11 +24,7 @@ except ImportError:  # CPython
     def ticks_add(a, b):
         return a + b
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
 if _TYPES:

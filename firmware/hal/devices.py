@@ -26,11 +26,7 @@ it once the devices are built); what stays is the devices and poll().
 """
 import os
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _TYPES = const(0)  # the attribute types, for pyright (on the device "if 0:" is no code)
 if _TYPES:

@@ -3,11 +3,7 @@
 Drivers push into one preallocated Queue; the app reads `buf[0:n]` once per frame and
 then calls `clear()`. Shake events carry button 0.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Logical buttons (the low nibble).
 PREV = const(0)

@@ -10,11 +10,7 @@ except ImportError:  # CPython
     def _sleep_ms(ms):
         _sleep(ms / 1000)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
 if _TYPES:

@@ -62,11 +62,7 @@ except ImportError:  # CPython
 
 from hal.events import SHAKE_END, SHAKE_START
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _TYPES = const(0)  # the attributes' types, for pyright (on the device "if 0:" is no code)
 if _TYPES:

@@ -13,11 +13,7 @@ every _HB ms. No valid frame from the host for _LOST ms: `host_lost`; a beacon o
 same game with a new public value (the host restarted) makes the guest join again,
 which the host's save recognises by the guest's radio address.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from core.frenzy_live import Live
 from link import proto

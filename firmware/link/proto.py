@@ -32,11 +32,7 @@ the host's public value (code()).
 """
 import hashlib
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 MAX = const(250)
 HEAD = const(9)

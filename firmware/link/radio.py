@@ -8,23 +8,19 @@ browser's) needs only this class's four methods: mac, send(mac, frame), recv() -
 
 Facts used (MicroPython v1.28.0):
 - ESP-NOW needs an active WLAN interface, not a connection (docs/library/espnow.rst:
-  190-205); STA_IF is network.WLAN.IF_STA (espnow.rst:195-197).
+  190-205); STA_IF is network.WLAN.IF_STA (espnow.rst:196-197).
 - A peer must be added before send() (espnow.rst:211-213), not to receive
   (espnow.rst:255-257); at most 20 peers (espnow.rst:462-466): a guest adds the
   broadcast address and its host, a host the broadcast address and up to 3 guests.
 - send(mac, msg, False) returns at once, True (espnow.rst:227-235): the game never
   waits for the radio's acknowledgement, which says nothing of the game anyway (a full
-  receive buffer still acknowledges, espnow.rst:386-387); link.host and link.guest
+  receive buffer still acknowledges, espnow.rst:384-385); link.host and link.guest
   resend until the game acknowledges.
 - irecv(0) returns at once, reusing its buffers (espnow.rst:292-300, 261-264).
-- Errors are OSError(code, "ESP_ERR_ESPNOW_...") (espnow.rst:617-640): a full peer
+- Errors are OSError(code, "ESP_ERR_ESPNOW_...") (espnow.rst:618-641): a full peer
   table or buffers are counted and the frame is given up (the game resends).
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 # Every handheld on one Wi-Fi channel: ESP-NOW peers must share it (espnow.rst:246-250,

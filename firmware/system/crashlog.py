@@ -6,11 +6,7 @@ the boot's modules): the device never holds it while it plays.
 """
 import sys
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 LOG = "crash.log"
 OLD = "crash.old"

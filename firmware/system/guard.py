@@ -41,11 +41,7 @@ answered (guard_fail.py: loaded only then).
 from system import watch
 from system.watch import QUICK_MS, ticks_diff, ticks_ms
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 MARK = "restart.dat"
 WATCH = "watch.dat"

@@ -14,11 +14,7 @@ once: a reset would only find it again.
 from system.crashlog import crash_log
 from system.guard import GIVE_UP, mark_restart
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ERROR_BEEPS = const(3)
 

@@ -15,11 +15,7 @@ run out or MemoryError comes first, and nothing is kept.
 """
 import gc
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _SLOTS = const(2048)  # pieces: 64 KB on the ESP32, more than a first area's 56 KB
 _BATCH = const(64)    # pieces between two looks at the heap's size

@@ -8,11 +8,7 @@ between frames while the display is off, and `deep_sleep()` (after the game is s
 powers down until a button wakes the board, which then boots into Continue (that is
 power_sleep, loaded when the board goes to sleep). The battery watch is power_battery.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 from system.store import S_DIM, S_OFF, S_SLEEP
 

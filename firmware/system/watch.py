@@ -15,11 +15,7 @@ except ImportError:  # CPython
     def ticks_diff(a, b):
         return a - b
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 QUICK_MS = const(30000)  # a crash this soon after boot counts as a repeat
 _WDT_MS = const(8000)

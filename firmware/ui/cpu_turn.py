@@ -32,11 +32,7 @@ from core.games import SHAKEUP
 from hal.events import SHAKE_START
 from ui.screens import BACK, OK, key
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 PICK_MS = const(350)   # between the dice it sets aside or selects, one by one
 # A line stays READ_MS plus READ_CHAR_MS a character (at least 1.5 s: "ROLLS 4 DICE"

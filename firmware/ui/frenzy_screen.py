@@ -61,11 +61,7 @@ from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRT
 from system.store import S_ODDS
 from ui.sounds import BANK, FARKLE, LAND, NOPE, SAFE, SELECT, WIN
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Views: V_PLAY follows the game's phase; the others are overlays, each closed with OK.
 V_PLAY = const(0)
@@ -677,7 +673,7 @@ class FrenzyScreen(Screen):
             elif ph == PH_ROLL or ph == PH_DECIDE:
                 n = g.to_roll()
                 if self.app.settings[S_ODDS] and n:
-                    # core.odds.farkle_risk without its checks (n is 1-5 here)
+                    # host_only.odds.farkle_risk without its checks (n is 1-5 here)
                     r = WILD_RISK[n] if g.common == WILD and not g.wild else \
                         RISK[(n - 1) * 7 + (g.usable() or 0)]
                     self.t_info = "FARKLE RISK %d%%" % r
@@ -832,18 +828,18 @@ class FrenzyScreen(Screen):
         # caret's rows under the dice and the choices' row are erased and drawn again.
         moved = self.dirty == DIRTY_CURSOR
         if moved:
-            fb.fill_rect(0, 27, 123, 6, 0)  # the caret and the WILD's mark (the riser from x 123)
+            fb.fill_rect(0, 27, 122, 6, 0)  # the caret and the WILD's mark (the riser from x 122)
             fb.fill_rect(0, _BY, 128, 64 - _BY, 0)
         # DIRTY_PICK (_key: OK on a die): the dice row down to the caret, the
         # selection's points (from where the running total ends), the info line and
         # the choices are erased and drawn again.
         picked = self.dirty == DIRTY_PICK
         if picked:
-            fb.fill_rect(0, _DY, 123, 33 - _DY, 0)
+            fb.fill_rect(0, _DY, 122, 33 - _DY, 0)
             x = gfx.text(None, self.t_run, 0, 33, 1, gfx.MEDIUM, 2)
             if g.common == TWOX:
                 x = gfx.text(None, "^2", x + 1, 40, 1, gfx.MEDIUM)
-            fb.fill_rect(x, 40, 99 - x, 7, 0)
+            fb.fill_rect(x, 40, 98 - x, 7, 0)
             fb.fill_rect(0, 48, 128, 16, 0)
         if not dice and not moved and not picked:
             # The header: colour label, round, the player's score sheet total.
@@ -920,11 +916,12 @@ class FrenzyScreen(Screen):
                 gfx.text(fb, "^2", x + 1, 40, 1, gfx.MEDIUM)
             if self.t_pts:
                 gfx.right(fb, self.t_pts, 97, 40, 1, gfx.MEDIUM)
-            # The riser: 5 steps, filled as dice go on it.
+            # The riser: 5 steps, filled as dice go on it (x 98-126: the panel's
+            # last column stays dark, as for every drawing).
             n = g.riser(seat)
             for i in range(5):
                 h = 3 + 3 * i
-                x = 99 + 6 * i
+                x = 98 + 6 * i
                 if i < n:
                     fb.fill_rect(x, 46 - h, 5, h, 1)
                 else:

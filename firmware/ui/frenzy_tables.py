@@ -9,11 +9,7 @@ from core.frenzy import FARKLED, PH_COMMON, RELAY
 from ui import gfx
 from ui.screens import COLOURS, end_choices
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # The screen's views and ui bytes' offsets used here (ui.frenzy_screen's V_* and _*;
 # host_tests/test_ui_clarity checks they agree).

@@ -28,11 +28,7 @@ Stable API (the Frenzy screens use it too):
 from core.dice import TWOX, WILD
 from ui import font
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _W = const(128)  # screen width (height 64)
 SMALL = (font.SMALL, font.SMALL_W, 5)

@@ -72,11 +72,7 @@ menu and the setup are in ui.menu, loaded only while the menu is up.
 from hal.events import BACK, NEXT, OK, PREV, PRESS, REPEAT, SHAKE_START  # noqa: F401 (ui modules import the keys from here)
 from ui import gfx
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 
 DIRTY_DICE = const(2)  # Screen.dirty: only the tumbling dice changed (True: all of it)

@@ -101,15 +101,15 @@ class Settings(Screen):
             c = 0 if sel else 1
             if i == n:
                 gfx.center(fb, "DONE", y, c)
-                gfx.right(fb, "V" + VERSION, 125, y, c)  # the About line
+                gfx.right(fb, "V" + VERSION, 124, y, c)  # the About line
             else:
                 gfx.text(fb, _LINES[i][0], 2, y, c)
-                gfx.right(fb, self.vals[i], 125, y, c)  # 2 px clear of the scroll bar
+                gfx.right(fb, self.vals[i], 124, y, c)  # 2 px clear of the scroll bar
             y += 8
         i = self.cur
         if i < n and S_SCHEDULE <= _LINES[i][1] <= S_SPOTS:
             # A game keeps the rules it started with (they are in its save).
             gfx.center(fb, "APPLIES TO NEW GAMES", 59)
-        # Scroll position on the right edge.
+        # Scroll position at the right, inside the panel's 1-px margin.
         h = 48 * _ROWS // (n + 1)
-        fb.vline(127, 11 + (48 - h) * self.top // (n + 1 - _ROWS), h, 1)
+        fb.vline(126, 11 + (48 - h) * self.top // (n + 1 - _ROWS), h, 1)

@@ -9,11 +9,7 @@ from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_PICK, INITIALS, NEXT, 
     Screen, mark
 from ui.sounds import NOPE
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 
 # Setup: what a seat is (its code in the settings, see store.S_SETUP), and what each

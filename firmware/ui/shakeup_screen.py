@@ -51,11 +51,7 @@ from ui.screens import BACK, COLOURS, DIRTY_CURSOR, DIRTY_DICE, DIRTY_PICK, DIRT
 from ui.sounds import BANK, NOPE, SAFE, WIN
 from ui.sounds import PENALTY as PENALTY_SOUND
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 ROLLOFF = const(0)
 BOARD = const(1)
@@ -580,7 +576,7 @@ class ShakeUpScreen(Screen):
         else:
             # The pyramid: a column per seat, a row per level.
             n = g.players
-            cw = (128 - _COL_X) // n
+            cw = (127 - _COL_X) // n  # the panel's last column stays dark
             if boxed:
                 # The box's edges lie on the dotted rows (drawn again below) and,
                 # from level 0, on the choice's line (erased: drawn again last).

@@ -8,11 +8,7 @@ buzzer (Buzzer.play(TUNES, start, end)), which plays it in place, without a copy
 Effects are short and never block: the buzzer plays them from tick(); muted, they keep
 their timing in silence.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 TUNES = (
     b"\x28\x01\x00\x02\x2c\x01\x00\x01\x26\x01\x00\x03\x2e\x01\x00\x02\x29\x01\x00\x02"  # RATTLE

@@ -54,6 +54,7 @@ import build as buildmod  # noqa: E402
 import codes as codesmod  # noqa: E402
 import frame_model  # noqa: E402
 import mp32  # noqa: E402
+import vgcount  # noqa: E402
 import bench_link  # noqa: E402  (after the others: it puts firmware/ and tools/sim first)
 import network as sim_network  # noqa: E402  (tools/sim's stand-in)
 
@@ -744,6 +745,49 @@ class Bench:
              for r, sr in zip(rows, slow_rows)]))
         for name_, ok, value, limit, msg in goals:
             self.goal(name_, ok, value, limit, msg, enforced=False)
+        self.frame_counts(binary, fr, paths, rows)
+
+    def frame_counts(self, binary, frame_build, paths, timed_rows):
+        """The counted model (make test's gate): the same paths' instructions under this
+        project's valgrind tool, beside the timed estimates (7) and how far they agree."""
+        tool = vgcount.tool(required=False)
+        if frame_build is None or tool is None:
+            self.details.append(("7b. Frame time, counted: not measured (no 32-bit frame "
+                                 "build or no valgrind)", ("",), []))
+            return
+        frames, per_pass = frame_model.measure_counted(frame_build, LIB_REL, self.jobs,
+                                                        paths, tool)
+        hz = frame_model.i2c_hz()
+        _, rows, goals = frame_model.model(frames, per_pass, hz)
+        timed = dict(((r[0], r[1]), r) for r in timed_rows)
+        out = []
+        for r in rows:
+            t = timed.get((r[0], r[1]))
+            cells = list(frame_model.row_cells(r)[:9])
+            if t is not None:
+                cells += ["%.1f / %.1f ms" % (t[3], t[5]), "%+.0f %% / %+.0f %%" % (
+                    100.0 * (r[3] - t[3]) / t[3] if t[3] else 0,
+                    100.0 * (r[5] - t[5]) / t[5] if t[5] else 0)]
+            else:
+                cells += ["", ""]
+            ms, where = frame_model.worst(frames, per_pass, hz, r[0], r[1])
+            out.append(tuple(cells) + ("%.1f ms, %s" % (ms, where),))
+        cmd = " ".join(vgcount.command(tool, frame_model.command(
+            os.path.relpath(frame_build, ROOT), LIB_REL, "<data>", "<path>", "<seed>"))[0])
+        self.details.append((
+            "7b. Frame time on an ESP32, counted (make test's gate, "
+            "host_tests/test_frame_time.py): each frame's instructions on %s under the "
+            "instruction counter (tools/bench/vgcount.py) over a pystone pass's (%.0f "
+            "instructions), x the ESP32's pass time (1/%.2f s) + the bus at %d kHz; one "
+            "run a path (the count does not move with load); beside it the timed model's "
+            "p50 / p99 (7) and the counted one's difference from it; `%s counted`" % (
+                os.path.relpath(frame_build, ROOT), per_pass, frame_model.ESP32_PYSTONE,
+                hz // 1000, cmd),
+            frame_model.HEAD[:9] + ("timed p50 / p99", "counted - timed, p50 / p99",
+                                    "slowest frame (on the panel)"),
+            out))
+        for name_, ok, value, limit, msg in goals:
+            self.goal("counted_" + name_, ok, value, limit, "counted: " + msg)
 
     # ---- 4. footprint ------------------------------------------------------------------
 

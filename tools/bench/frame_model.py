@@ -2,6 +2,16 @@
 
     estimate = compute here x (pystone score here / pystone score on an ESP32) + bus time
 
+Two ways to get "compute here", the same formula after it:
+- counted (measure_counted; make test's gate, host_tests/test_frame_time.py): the
+  instructions each frame executes on the 32-bit port, counted by this project's
+  valgrind tool (tools/bench/vgcount.py), over the instructions of a pystone pass counted
+  the same way. A count does not move with the machine's load: one run, no margin, the
+  same figure on a busy and an idle machine. It leaves out what the kernel does for the
+  program (file reads and writes: on the device, LittleFS on the flash), which
+  the timed model charges at this machine's speed times the ratio.
+- timed (measure; make bench, beside the counted figures): microseconds, as follows.
+
 - compute here: App.step() on the MicroPython unix port (32-bit: the gauge's build with
   the bench's tools frozen in, tools/bench/mp32.py --frame, so that a collection marks the
   firmware's heap and not the tools' code, as on the device; the 64-bit port where it
@@ -201,6 +211,73 @@ def measure(binary, lib, jobs, paths, runs=RUNS):
     return frames, nominal
 
 
+def run_counted(binary, lib, data, path, seed, tool):
+    """One run of path under the instruction counter (vgcount.tool() is its folder):
+    -> (frames, instructions a pystone pass), frames as run_once's with instructions
+    in place of microseconds."""
+    import vgcount
+    # The files' folder by a name that is the same in every checkout and run (relative
+    # to ROOT, the run's folder): a CPU's thinking is cut by a clock made of the count,
+    # so a few instructions more for a longer name could move a step to another frame.
+    fs = "build/bench/fc-%s-%d" % (path.replace(":", ""), seed)
+    shutil.rmtree(os.path.join(ROOT, fs), ignore_errors=True)
+    try:
+        argv, env = vgcount.command(tool, command(binary, lib, data, path, seed, fs) +
+                                    ["counted"])
+        p = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=1800)
+    finally:
+        shutil.rmtree(os.path.join(ROOT, fs), ignore_errors=True)
+    if p.returncode != 0 or "R ok 1" not in p.stdout:
+        raise SystemExit("frame model (counted): %s failed (exit %d):\n%s" % (
+            path, p.returncode, (p.stdout + p.stderr)[-3000:]))
+    frames = []
+    ref = []
+    for line in p.stdout.splitlines():
+        if line.startswith("R f "):
+            frames.append(tuple(int(x) for x in line.split()[2:]))
+        elif line.startswith("R pystone "):
+            n, passes = line.split()[2:]
+            ref.append(int(n) / int(passes))
+    return frames, median(ref)
+
+
+def measure_counted(binary, lib, jobs, paths, tool):
+    """paths: (path, data folder or "-", seed). -> (frames, instructions a pystone pass):
+    frames as measure()'s, in instructions, each path run once under the instruction
+    counter (tools/bench/vgcount.py): the figures are the same on a busy and an idle
+    machine, so one run is enough and no margin is needed. The pystone pass is the
+    median of the runs' (each run counts it on its fresh interpreter, as published);
+    a frame's instructions over it, times the ESP32's pass time, is its time there."""
+    import fcntl
+    os.makedirs(os.path.join(ROOT, "build", "bench"), exist_ok=True)
+    with open(os.path.join(ROOT, "build", "bench", "fc.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one measurement at a time uses the folders
+        with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+            got = list(ex.map(lambda t: run_counted(binary, lib, t[1], t[0], t[2], tool),
+                              paths))
+    per_pass = median([g[1] for g in got])
+    frames = []
+    for (path, _, seed), (fr, _) in zip(paths, got):
+        for i, f in enumerate(fr):
+            frames.append((f[0], f[1], f[2] - f[5] - f[7], f[3], f[4], f[9] - f[10],
+                           "%s seed %d, frame %d" % (path, seed, i)))
+    return frames, per_pass
+
+
+def worst(frames, per_pass, hz, group, scene, esp32=ESP32_PYSTONE):
+    """(ms, where) of the slowest frame of a group and scene, until it was on the panel
+    (frames from measure_counted, which say where each came from)."""
+    ratio = (1e6 / per_pass) / esp32
+    best = (-1.0, "")
+    for f in frames:
+        if f[0] == scene and f[1] == group:
+            ms = f[5] * ratio / 1000.0 + bus_ms(f[3], f[4], hz)
+            if ms > best[0]:
+                best = (ms, f[6] if len(f) > 6 else "")
+    return best
+
+
 def pct(sorted_vals, q):
     n = len(sorted_vals)
     return sorted_vals[min(n - 1, int(q * n))]
@@ -215,7 +292,7 @@ def model(frames, us_per_pass, hz, margin=1.0, esp32=ESP32_PYSTONE):
     or a screen change, never inside an animation; the whole frame's max is reported."""
     ratio = (1e6 / us_per_pass) / esp32
     by = {}
-    for scene, group, us, nbytes, writes, shown in frames:
+    for scene, group, us, nbytes, writes, shown in (f[:6] for f in frames):
         b = bus_ms(nbytes, writes, hz)
         whole = us * ratio / 1000.0 + b
         seen = shown * ratio / 1000.0 + b

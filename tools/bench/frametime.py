@@ -3,6 +3,8 @@ model (tools/bench/frame_model.py; tools/bench/bench.py, host_tests/test_frame_t
 
     micropython tools/bench/frametime.py ROOT LIB DATA PATH SEED [FRAMES [FS [ESP32]]]
     build/mp32/obj-frame/micropython -m frametime ROOT LIB ...   (the tools frozen)
+    valgrind --tool=icount build/mp32/obj-frame/micropython -m frametime ROOT LIB DATA
+        PATH SEED FRAMES FS ESP32 counted      (instructions: class Counted)
 
 First the reference loop: MicroPython's tests/perf_bench/misc_pystone.py (put into
 build/bench/perf_pystone.py by frame_model.prepare, from the shared source tree), run
@@ -48,10 +50,13 @@ import pilot
 from harness import mkdir, out, paths, ticks_diff, ticks_us
 from modes import StandIn, StandInSim
 
+icount = None  # counted runs: the frame build's instruction counter (main)
+
 MENU_NAMES = ("splash", "menu", "setup", "settings", "howto", "stats", "screen")
 NEW_VIEW_PAGES = 5  # more than half of the display redrawn: a new view, not a redraw
 REF_RUNS = 200     # short runs: the fastest is the one no other process interrupted
 REF_PASSES = 100
+REF_COUNTED = 3    # counted: the same each time, but for the first run's warm-up
 
 
 def pace_loop():
@@ -143,30 +148,51 @@ class Timer:
         self.waits.mark(3)
         return n
 
+    def begin(self):
+        """Just before the frame: what the measures start from."""
+        self.tpoll = 0
+        self.t0 = ticks_us()
+        self.waits.mark(0)  # inside the timing: the wait the frame took is within it
+
+    def end(self):
+        """Just after the frame -> (compute, poll, wait, shown, shown's wait, first,
+        first's wait): the frame's compute until it returned (its poll included, then
+        taken off by the model), until its last show() returned, until its first."""
+        waits = self.waits
+        waits.mark(1)
+        dt = ticks_diff(ticks_us(), self.t0)
+        w = waits.us(0, 1)
+        if self.shown >= 0:
+            shown, swait = self.shown, min(waits.us(0, 3), w)
+        else:
+            shown, swait = dt - self.tpoll, w
+        if self.first >= 0:
+            first, fw = self.first, waits.us(0, 2)
+        else:
+            first, fw = dt - self.tpoll, w
+        return dt, self.tpoll, min(w, dt), shown, min(swait, shown), first, min(fw, first)
+
+    def timed_draw(self, scr, fb):
+        t1 = ticks_us()
+        fb.fill(0)
+        scr.draw(fb)
+        return ticks_diff(ticks_us(), t1)
+
     def step(self, now):
         app = self.app
         bus = self.bus
         gc.collect()
-        pace = timed_pace(self.waits)
+        pace = self.pace()
         scr = app.screen
         was = app.tumbling
         self.b0 = b0 = bus.bytes
         p0 = bus.pages
         self.w0 = w0 = bus.writes
         sw = app.store.writes
-        self.tpoll = 0
         self.first = self.shown = -1
-        waits = self.waits
-        self.t0 = t0 = ticks_us()
-        waits.mark(0)  # inside the timing: the wait the frame took is within it
+        self.begin()
         self.step0(now)
-        waits.mark(1)
-        dt = ticks_diff(ticks_us(), t0)
-        w = waits.us(0, 1)
-        if self.shown >= 0:
-            shown, swait = self.shown, min(waits.us(0, 3), w)
-        else:
-            shown, swait = dt - self.tpoll, w
+        dt, tp, w, shown, swait, first, fw = self.end()
         after = app.screen
         nb = bus.bytes - b0
         g0 = self.group(scr)
@@ -183,41 +209,100 @@ class Timer:
             scene = 1
         else:
             scene = 0
-        tp = self.tpoll
         draw = 0
         if nb and scene != 4:
-            # Of which drawing: the screen drawn once more, timed (the display's bytes
-            # put back after: the panel holds the frame with its notice, if any).
+            # Of which drawing: the screen drawn once more, measured (the display's
+            # bytes put back after: the panel holds the frame with its notice, if any).
             buf = app.display.buf
             keep = self.keep
             keep[:] = buf
-            fb = app.display.fb
-            t1 = ticks_us()
-            fb.fill(0)
-            after.draw(fb)
-            draw = ticks_diff(ticks_us(), t1)
+            draw = self.timed_draw(after, app.display.fb)
             buf[:] = keep
         if scene == 4:
             # The start's feedback first: until its first frame was sent.
-            if self.first >= 0:
-                first, fw = self.first, waits.us(0, 2)
-            else:
-                first, fw = dt - tp, w
             out("f", 5, g0, first + tp, self.first_bytes, self.first_writes, tp, 0,
-                min(fw, first), pace, first, min(fw, first))
-        out("f", scene, g1 or g0, dt, nb, bus.writes - w0, tp, draw, min(w, dt), pace,
-            shown, min(swait, shown))
+                fw, pace, first, fw)
+        out("f", scene, g1 or g0, dt, nb, bus.writes - w0, tp, draw, w, pace, shown, swait)
+
+    def pace(self):
+        return timed_pace(self.waits)
 
 
-def pystone(perf_pystone):
+class Counted(Timer):
+    """The Timer with instructions in place of microseconds (the counted model:
+    frame_model.measure_counted runs this under this project's valgrind tool,
+    tools/bench/vgcount.py): a figure the machine's load does not move. Each
+    icount.read() returns the instructions since the previous one; the work between
+    frames (the collection before each, printing) is read off and not counted. It is
+    also the clock a CPU thinks by (DeviceClock's part): the ESP32's milliseconds,
+    from the instructions counted so far at ins_per_ms (the instructions of a pystone
+    pass times the ESP32's passes per millisecond). Small ints only. The stand-ins'
+    poll (a few hundred instructions) counts in, a second draw of the screen (DRAW_US)
+    is not made (it would double the run), and the feedback runs until its frame was
+    sent (the driver's work in it: errs slow)."""
+
+    def __init__(self, app, bus, kind, ins_per_ms):
+        super().__init__(app, bus, kind)
+        self.ipm = ins_per_ms
+        self.acc = self.ms = self.rem = 0
+
+    def count(self):
+        """The instructions since the last mark belong to the frame (and its clock)."""
+        n = icount.read()
+        self.acc += n
+        r = self.rem + n
+        self.ms = (self.ms + r // self.ipm) & 0x3FFFFFFF
+        self.rem = r % self.ipm
+
+    def __call__(self):
+        self.count()
+        return self.ms
+
+    def show(self):
+        n = self.show0()
+        self.count()  # the driver's work included (the feedback's too: errs slow)
+        if self.first < 0:
+            self.first = self.acc
+            self.first_bytes = self.bus.bytes - self.b0
+            self.first_writes = self.bus.writes - self.w0
+        self.shown = self.acc
+        return n
+
+    def begin(self):
+        self.acc = 0
+        icount.read()  # what came before the frame is not its work
+
+    def end(self):
+        self.count()
+        dt = self.acc
+        shown = self.shown if self.shown >= 0 else dt
+        first = self.first if self.first >= 0 else dt
+        return dt, 0, 0, shown, 0, first, 0
+
+    def timed_draw(self, scr, fb):
+        return 0  # (a second draw would double the run's instructions)
+
+    def pace(self):
+        return 0
+
+
+def pystone(perf_pystone, counted=False):
     """The reference loop, REF_RUNS times: `R pystone US PASSES`, before the harness
     and the firmware load: the published figures ran on a fresh interpreter (a big,
     fragmented heap makes its allocations slower). With each, the pace loop: `R pace
-    US`."""
+    US`. counted: REF_COUNTED runs, their instructions (`R pystone INS PASSES`)."""
     waits = Waits()
     got = []
-    for _ in range(REF_RUNS):
+    for _ in range(REF_COUNTED if counted else REF_RUNS):
         gc.collect()
+        if counted:
+            perf_pystone.Setup()
+            icount.read()
+            perf_pystone.Proc0(REF_PASSES)
+            n = icount.read()
+            out("pystone", n, REF_PASSES)
+            got.append(n)
+            continue
         out("pace", timed_pace(waits))
         perf_pystone.Setup()
         t0 = ticks_us()
@@ -228,7 +313,7 @@ def pystone(perf_pystone):
         out("pystone", dt - min(dt, waits.us(0, 1)), REF_PASSES)
         got.append(dt - min(dt, waits.us(0, 1)))
     got.sort()
-    return got[len(got) // 2] / REF_PASSES  # us a pass, the median run
+    return got[len(got) // 2] / REF_PASSES  # us (instructions) a pass, the median run
 
 
 class DeviceClock:
@@ -295,13 +380,22 @@ def play(d, m, path, frames):
 
 
 def main(argv):
+    global icount
     root, lib, data, path, seed = argv[0], argv[1], argv[2], argv[3], int(argv[4])
     frames = int(argv[5]) if len(argv) > 5 else 6000
     fs = argv[6] if len(argv) > 6 else "/tmp/pocketdice_frametime"
     esp32 = float(argv[7]) if len(argv) > 7 else 0.0  # the ESP32's pystone passes a second
+    counted = len(argv) > 8 and argv[8] == "counted"  # instructions, not time
+    if counted:
+        import icount as _icount  # the frame build's C module (tools/bench/icount)
+        icount = _icount
+        if not icount.counting() or not esp32:
+            raise SystemExit("frametime: counting needs the frame build run under the "
+                             "icount tool (tools/bench/vgcount.py) and the ESP32's "
+                             "pystone score")
     paths(root, lib)
     import perf_pystone
-    us_pass = pystone(perf_pystone)  # first, on a fresh heap (as the published figures ran)
+    per_pass = pystone(perf_pystone, counted)  # first, on a fresh heap (as published)
     del sys.modules["perf_pystone"]  # its code leaves the heap the firmware's collections mark
     perf_pystone = None
     # The devices are stand-ins (modes.StandIn: the real display driver on a counting
@@ -316,8 +410,14 @@ def main(argv):
     d = pilot.Driver(app, sim, seed)
     m = monkey.Monkey(sim, ("PREV", "NEXT", "OK", "BACK"), seed)
     d.run(d.frames(1500))  # the splash
-    if esp32:
-        clock = DeviceClock(1e6 / esp32 / us_pass)
+    kind = int(path[-1])
+    if counted:
+        timer = Counted(app, dev.bus, kind, max(1, int(per_pass * esp32 / 1000 + 0.5)))
+        clock = timer  # the device's ms, from the instructions counted
+    else:
+        timer = Timer(app, dev.bus, kind)
+        clock = DeviceClock(1e6 / esp32 / per_pass) if esp32 else None
+    if clock is not None:
         cpu_for = app._cpu_for
 
         def device_cpu(scr):
@@ -326,9 +426,9 @@ def main(argv):
             return cpu
 
         app._cpu_for = device_cpu
-    timer = Timer(app, dev.bus, int(path[-1]))
     app.step = timer.step
-    app.dev.poll = timer.poll
+    if not counted:
+        app.dev.poll = timer.poll
     app.display.show = timer.show
     gc.collect()
     play(d, m, path, frames)

@@ -59,6 +59,9 @@ FRAME_OBJ = os.path.join(OUT, "obj-frame")
 FRAME_BIN = os.path.join(FRAME_OBJ, "micropython")
 FRAME_STAMP = os.path.join(OUT, "stamp-frame")
 TOOLS = os.path.join(ROOT, "tools", "bench")
+# ... and the `icount` module (tools/bench/icount/module: the counted frame model asks
+# the instruction count of it; a no-op outside valgrind).
+CMODULES = os.path.join(TOOLS, "icount")
 
 # The heap model (`--heap`): the same port with the ESP32's split heap, its variant
 # (config, port hooks, the `heapmodel` module) in tools/heapmodel/, in build/mp32/obj-heap/.
@@ -176,7 +179,8 @@ def _frame_vars(tree):
         f.write("# tools/bench/mp32.py: the frame model's tools, frozen\n")
         for name in FROZEN_TOOLS:
             f.write("module(%r, base_path=%r)\n" % (name, TOOLS))
-    return ["FROZEN_MANIFEST=" + man, "MICROPY_MPYCROSS=" + cross, "MPY_LIB_DIR=" + lib]
+    return ["FROZEN_MANIFEST=" + man, "MICROPY_MPYCROSS=" + cross, "MPY_LIB_DIR=" + lib,
+            "USER_C_MODULES=" + CMODULES]
 
 
 def build(src, quiet=True, frame=False, heap=False):
@@ -219,6 +223,9 @@ def _tools_identity(heap=False):
                  if n.endswith((".c", ".h", ".mk"))]
     else:
         files = [os.path.join(TOOLS, n) for n in FROZEN_TOOLS]
+        for dirpath, dirnames, filenames in os.walk(CMODULES):
+            dirnames.sort()
+            files += [os.path.join(dirpath, n) for n in sorted(filenames)]
     for name in files:
         with open(name, "rb") as f:
             h.update(f.read())

@@ -63,7 +63,7 @@ def main(argv=None):
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         site = os.path.join(tmp, "site")
-        m = web_build.build(site)
+        m = web_build.build(site, pilot=True)  # the pages played at the buttons
         out = os.path.join(tmp, "bench.json")
         link_run.run(site, "bench", out, limit=300)
         if not os.path.exists(out):

@@ -12,13 +12,16 @@ Usage: python tools/check/check.py [--no-pyright] [--no-ruff] [--no-house] [--js
 2. pyright (tools/check/pyrightconfig.json) on firmware/. Two portable idioms are not errors
    on the device and are skipped (IDIOMS): the CPython fallback defined in an
    `except ImportError:` branch for a MicroPython built-in (`const`, `ticks_ms`, ...)
-   and `time.monotonic` used only on CPython. Errors fail the check; warnings are shown.
+   and `time.monotonic` used only on CPython. Errors and warnings fail the check, but for
+   the files in WARNINGS_PENDING (their warnings are shown, counted apart).
 3. ruff (tools/check/ruff.toml) on firmware/, boards/, tools/, host_tests/.
 4. House rules for device code (firmware/, boards/): no assert (mpy-cross -O1+ strips
    it), no typing/dataclasses/enum/random/abc imports, no match statement, no
    f-string `=` specifier, no walrus in a comprehension; firmware/core imports none of
    machine, framebuf, time, random, os; no `__getattr__` (module or class) and no
-   import by string (`__import__`, importlib): code loads by a plain import.
+   import by string (`__import__`, importlib): code loads by a plain import; no CPython
+   fallback for `micropython` (try: ... except ImportError: def const): CPython runs
+   the firmware with tools/sim/micropython.py on sys.path.
 Exit status 1 when any step finds a problem.
 """
 import argparse
@@ -54,7 +57,15 @@ STUB_FIXES = (
      "class BytesIO(IOBase):\n"
      "    def getvalue(self) -> bytes: ...\n",
      "io.BytesIO is a stream with getvalue() on MicroPython"),
+    ("micropython.pyi", "def const(expr: Const_T, /) -> Const_T:\n", "def const(expr, /):\n",
+     "const(x) is x: unannotated, each const keeps its literal value (as CPython's stand-in "
+     "tools/sim/micropython.py), so a table row indexed by a const has that field's type"),
 )
+
+# Files whose pyright warnings (and CPython fallback for `const`) do not fail the check
+# yet: the link's rewrite (issue 43, merged apart) clears them; drop each name when its
+# file has none (the check says so).
+WARNINGS_PENDING = ("firmware/link/host.py", "firmware/ui/link_screen.py")
 
 CPYTHON_TIME = ("monotonic", "perf_counter", "time_ns", "monotonic_ns", "time")
 BANNED_IMPORTS = ("typing", "dataclasses", "enum", "random", "abc", "importlib")
@@ -157,25 +168,39 @@ def run_pyright(out=sys.stdout):
         out.write(res.stdout[-3000:] + res.stderr[-3000:])
         out.write("pyright: no report (exit %d)\n" % res.returncode)
         return 1
-    errors = warnings = skipped = 0
-    for d in report.get("generalDiagnostics", []):
+    status, line = tally(report.get("generalDiagnostics", []), out)
+    s = report.get("summary", {})
+    out.write("pyright %s: %d files, %s\n" % (report.get("version", "?"), s.get("filesAnalyzed", 0), line))
+    return status
+
+
+def tally(diags, out=sys.stdout):
+    """Print each error and warning; (1 when any fails the check else 0, summary line)."""
+    errors = warnings = pending = skipped = 0
+    pending_files = set()
+    for d in diags:
         if d.get("severity") not in ("error", "warning"):
             continue
         if is_idiom(d):
             skipped += 1
             continue
-        where = "%s:%d:%d" % (os.path.relpath(d["file"], ROOT), d["range"]["start"]["line"] + 1,
-                              d["range"]["start"]["character"] + 1)
+        rel = os.path.relpath(d["file"], ROOT).replace(os.sep, "/")
+        where = "%s:%d:%d" % (rel, d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1)
         out.write("%s: %s: %s [%s]\n" % (where, d["severity"], d["message"].split("\n")[0],
                                          d.get("rule", "")))
         if d["severity"] == "error":
             errors += 1
+        elif rel in WARNINGS_PENDING:
+            pending += 1
+            pending_files.add(rel)
         else:
             warnings += 1
-    s = report.get("summary", {})
-    out.write("pyright %s: %d files, %d errors, %d warnings, %d portable idioms skipped\n"
-              % (report.get("version", "?"), s.get("filesAnalyzed", 0), errors, warnings, skipped))
-    return 1 if errors else 0
+    for rel in WARNINGS_PENDING:
+        if rel not in pending_files:
+            out.write("%s has no warnings now: drop it from check.py's WARNINGS_PENDING\n" % rel)
+    line = "%d errors, %d warnings, %d pending in %s, %d portable idioms skipped" % (
+        errors, warnings, pending, " ".join(sorted(pending_files)) or "none", skipped)
+    return (1 if errors or warnings else 0), line
 
 
 def ruff_cmd():
@@ -232,6 +257,15 @@ class _House(ast.NodeVisitor):
     def visit_Call(self, node):
         if isinstance(node.func, ast.Name) and node.func.id == "__import__":
             self._bad(node, "import by string (__import__): write a plain import")
+        self.generic_visit(node)
+
+    def visit_Try(self, node):
+        catches = any(isinstance(h.type, ast.Name) and h.type.id == "ImportError"
+                      for h in node.handlers)
+        if catches and self.rel not in WARNINGS_PENDING and any(
+                isinstance(n, ast.ImportFrom) and n.module == "micropython" for n in node.body):
+            self._bad(node, "a CPython fallback for micropython: write a plain import "
+                      "(CPython has tools/sim/micropython.py)")
         self.generic_visit(node)
 
     def visit_Match(self, node):

@@ -34,7 +34,7 @@ def _setup_path():
         here = sys.argv[0]
     i = here.rfind("/")
     here = here[:i] if i > 0 else ("/" if i == 0 else ".")
-    for p in (here + "/../../firmware", here, here + "/.."):
+    for p in (here + "/../../firmware", here + "/../sim", here, here + "/.."):  # sim: micropython
         if p not in sys.path:
             sys.path.insert(0, p)
 

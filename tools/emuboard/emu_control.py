@@ -75,6 +75,23 @@ class EmuControl:
         """Evaluate expr on the board in main.py's globals; returns its repr text."""
         return self.command("eval", expr, timeout=timeout).decode()
 
+    def wait_for(self, expr, want, timeout=30.0):
+        """Until expr's repr on the board is want (e.g. "app.screen.NAME", "'menu'"); an
+        expr the board cannot evaluate yet (no app before the boot made it: a loaded
+        machine boots slower) is asked again. AssertionError after timeout, with the
+        last answer."""
+        end = time.monotonic() + timeout
+        got = None
+        while time.monotonic() < end:
+            try:
+                got = self.eval(expr, timeout=2.0)
+                if got == want:
+                    return got
+            except (TimeoutError, RuntimeError) as e:
+                got = e
+            time.sleep(0.05)
+        raise AssertionError("%s: wanted %s, last %r" % (expr, want, got))
+
     def modules(self):
         out = {}
         for line in self.command("modules").decode().splitlines():

@@ -41,10 +41,10 @@ MPY_VERSION = 6
 MPY_SUB_VERSION = 3
 OPT_LEVEL = 3  # release: asserts stripped, __debug__ False, no line numbers (each module
 # loads ~5 % smaller; crash logs still name the module and function)
-# Modules under firmware/ that only host code (tests, tools) imports: the device build,
-# package.json and the freeze manifests leave them out (host_tests/test_layers.py
-# checks that no device module imports one).
-HOST_ONLY = ("core/frenzy_checked.py", "core/odds.py")
+# The folder under firmware/ of modules that only host code (tests, tools) imports: the
+# device build, package.json and the freeze manifests leave it out
+# (host_tests/test_layers.py checks that no device module imports one).
+HOST_ONLY = "host_only/"
 SKIP_DIRS = ("__pycache__",)
 SKIP_SUFFIXES = (".pyc", ".mpy", "~", ".swp")
 
@@ -100,7 +100,7 @@ def mpy_cross_cmd():
 
 def sources(firmware=FIRMWARE, host_only=False):
     """(device path, host path) of every file under firmware/ the device gets (with
-    host_only, also the HOST_ONLY modules), sorted."""
+    host_only, also the HOST_ONLY folder's), sorted."""
     out = []
     for dirpath, dirnames, filenames in os.walk(firmware):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
@@ -109,7 +109,7 @@ def sources(firmware=FIRMWARE, host_only=False):
                 continue
             host = os.path.join(dirpath, fn)
             rel = os.path.relpath(host, firmware).replace(os.sep, "/")
-            if rel in HOST_ONLY and not host_only:
+            if rel.startswith(HOST_ONLY) and not host_only:
                 continue
             out.append((rel, host))
     return out

@@ -70,15 +70,7 @@ def manifest_common():
     ]
     # Paths are relative to this file (boards/freeze/), also when it is included.
     for p in pkgs:
-        if any(h.startswith(p + "/") for h in buildmod.HOST_ONLY):
-            # The package without its host-only modules: its files, listed.
-            files = [rel[len(p) + 1:] for rel, _h in buildmod.sources()
-                     if rel.startswith(p + "/") and rel.endswith(".py")]
-            lines.append('package("%s", files=[' % p)
-            lines.extend('    "%s",' % f for f in files)
-            lines.append('], base_path="../../firmware", opt=2)')
-        else:
-            lines.append('package("%s", base_path="../../firmware", opt=2)' % p)
+        lines.append('package("%s", base_path="../../firmware", opt=2)' % p)
     for m in mods:
         lines.append('module("%s", base_path="../../firmware", opt=2)' % m)
     return "\n".join(lines) + "\n"

@@ -16,6 +16,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import build as buildmod  # noqa: E402
@@ -57,7 +58,10 @@ def release(board, firmware=None, flash_mb=None, out_dir=OUT):
     else:
         layout = image.default_layout(flash_mb, chip=chip)
     vfs_img = stem + "-vfs.img"
-    image.image_for(board, layout, vfs_img, os.path.join(out_dir, "build"))
+    # The build behind the image is made in a folder of its own, gone after: the
+    # release folder holds the release files and nothing else.
+    with tempfile.TemporaryDirectory(prefix="pocket-dice-release-") as work:
+        image.image_for(board, layout, vfs_img, work)
     files = [vfs_img]
     if firmware:
         merged = stem + "-merged.bin"

@@ -33,11 +33,11 @@ import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 ROOT = _HERE + "/../.."
-for _p in (ROOT + "/firmware", _HERE):
+for _p in (ROOT + "/firmware", ROOT + "/tools/sim", _HERE):  # sim: micropython on CPython
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from core.frenzy_checked import score  # noqa: E402
+from host_only.frenzy_checked import score  # noqa: E402
 
 OUT = ROOT + "/firmware/data/frenzy_round.bin"
 

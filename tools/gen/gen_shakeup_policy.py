@@ -24,7 +24,7 @@ from itertools import combinations_with_replacement, product
 from operator import itemgetter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools", "sim")]  # sim: micropython
 
 from core import cpu_shakeup as C  # noqa: E402
 from core import shakeup as S  # noqa: E402

@@ -87,11 +87,7 @@ buzzer (Buzzer.play(TUNES, start, end)), which plays it in place, without a copy
 Effects are short and never block: the buzzer plays them from tick(); muted, they keep
 their timing in silence.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 TUNES = (''']
     for name, _c, a, b in places:

@@ -17,12 +17,12 @@ def write_or_check(path, text, argv, name):
 
 
 def seal(body):
-    """A data table as the device checks it (core.data_check): body, then b"PDTB", its
-    length and its Adler-32 (uint32 little-endian each). zlib's Adler-32 here, the
-    firmware's own on the device: two implementations that must agree."""
+    """A data table as the device checks it (core.data_check): body, then b"PDTC", its
+    length and its CRC-32 (uint32 little-endian each). zlib's CRC-32 here, binascii's
+    on the device: two implementations that must agree."""
     import zlib
 
     from core.data_check import MAGIC
     body = bytes(body)
     return body + MAGIC + len(body).to_bytes(4, "little") + \
-        zlib.adler32(body).to_bytes(4, "little")
+        zlib.crc32(body).to_bytes(4, "little")

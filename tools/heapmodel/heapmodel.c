@@ -66,7 +66,7 @@ size_t gc_get_max_new_split(void) {
         return 0;
     }
     // The device heap's size in blocks: the first area's and the added ones'
-    // (py/gc.c:329-334), then in bytes as py/gc.c:335-349 computes it.
+    // (py/gc.c:329-334), then in bytes as py/gc.c:336-350 computes it.
     size_t blocks = area_blocks(FIRST_AREA);
     for (mp_state_mem_area_t *a = MP_STATE_MEM(area).next; a != NULL; a = a->next) {
         blocks += a->gc_alloc_table_byte_len * 4;

@@ -128,8 +128,7 @@ def _own_prompt(scr, name):
         elif c == scr.start_row():
             row = "START"
         elif c == scr.mode_row():
-            from system.store import S_SCHEDULE
-            row = "TURNS: " + ("LOCKSTEP" if scr.app.settings[S_SCHEDULE] else "RELAY")
+            row = "TURNS: " + ("LOCKSTEP" if scr.app.settings[_schedule_at()] else "RELAY")
         else:
             row = "%s: %s" % (_COLOURS[c - 1], SEAT_NAMES[scr.seats[c - 1]])
         return "%s / > %s" % (scr.title, row)
@@ -141,6 +140,19 @@ def _own_prompt(scr, name):
         return " / ".join(["AGAINST CPUS" if scr.page else "STATS"] + list(lines)
                           + ["> " + bar])
     return None
+
+
+def _schedule_at():
+    """The settings' index of Frenzy's turn schedule (system.store.S_SCHEDULE); a compiled
+    build (tools/flashing/build.py, the browser page's) has it inlined, not importable."""
+    try:
+        from system.store import S_SCHEDULE
+        return S_SCHEDULE
+    except ImportError:
+        return _S_SCHEDULE
+
+
+_S_SCHEDULE = 2  # system.store.S_SCHEDULE (host_tests/test_web.py compares them)
 
 
 # Every option of the command line and its default: also what a front end that builds

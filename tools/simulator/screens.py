@@ -188,7 +188,7 @@ def micropython_bin():
 
 
 def _core():
-    for p in (os.path.join(ROOT, "firmware"), HERE):
+    for p in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools", "sim"), HERE):
         if p not in sys.path:
             sys.path.insert(0, p)
 

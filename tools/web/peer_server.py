@@ -17,7 +17,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-BIN = os.path.join("web", "node_modules", "peer", "dist", "bin", "peerjs.js")
+BIN = os.path.join("peer", "dist", "bin", "peerjs.js")  # in web/node_modules (or mods)
 
 
 class PeerServerError(Exception):
@@ -32,10 +32,11 @@ def free_port(host="127.0.0.1"):
     return port
 
 
-def start(port=0, root=ROOT, host="127.0.0.1", timeout=20):
+def start(port=0, root=ROOT, host="127.0.0.1", timeout=20, mods=None):
     """Starts the PeerServer on host:port (0: a free port); returns (process, port) once
-    it listens. The caller stops it (stop())."""
-    path = os.path.join(root, BIN)
+    it listens. The caller stops it (stop()). mods: the node_modules it is in (default
+    web/node_modules; make web's lean copy is build/web-npm's)."""
+    path = os.path.join(mods or os.path.join(root, "web", "node_modules"), BIN)
     if not os.path.isfile(path):
         raise PeerServerError("no PeerServer at %s: run `make web-deps`" % os.path.relpath(path, root))
     port = port or free_port(host)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Screenshots of the browser page for the README and docs/browser.md (`make web-shots`):
-a phone in portrait and a laptop, in the same seeded moment of a game (web/test/shots.mjs,
-headless Chromium).
+a phone in portrait and in landscape, and a laptop, in the same seeded moment of a game
+(web/test/shots.mjs, headless Chromium).
 
     python tools/web/web_shots.py [--site build/web] [--out tools/screenshots]
 
@@ -27,7 +27,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site
-        if not site or not os.path.exists(os.path.join(site, "manifest.json")):
+        if not site or not os.path.exists(os.path.join(site, "files.json")):
             site = os.path.join(tmp, "site")
             web_build.build(site)
         srv = web_build.server(os.path.abspath(site))

@@ -10,13 +10,14 @@ export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
 export const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required"];
+  "--disable-dev-shm-usage"];
 
-// A browser on a fresh, empty profile; close() removes the profile.
-export async function launch(viewport = { width: 1280, height: 800 }, extra = {}) {
+// A browser on a fresh, empty profile (more: further command-line switches); close()
+// removes the profile.
+export async function launch(viewport = { width: 1280, height: 800 }, extra = {}, more = []) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pd-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport, ...extra,
+    executablePath: CHROMIUM, headless: true, args: [...ARGS, ...more], viewport, ...extra,
   });
   const close = async () => {
     await context.close().catch(() => {});

@@ -1,16 +1,20 @@
 // The page's checks in headless Chromium, for host_tests/test_web.py:
 //
 //   node web/test/check.mjs --url http://127.0.0.1:PORT/ --plans plans.json --out result.json
+//       [--fresh http://127.0.0.1:PORT2/]
 //
 // plans.json (host_tests/web_plans.py) holds the unix-port tests' scenarios as inputs
-// and frames; each is replayed on the page with its clock stepped by the test
-// (?clock=step, as ui_rig's Rig steps the App): buttons pressed with the mouse on the
-// on-screen buttons, shakes with the SHAKE button, frames read back from the canvas.
+// and frames; each is replayed on a phone's page (touch, 390 x 844) with its clock stepped
+// by the test (?clock=step, as ui_rig's Rig steps the App): buttons pressed by touches on
+// the on-screen buttons, shakes by a finger held on SHAKE, frames read back from the canvas.
+// First (web/test/phone.mjs): a phone's first visit from --fresh URL (sound only from a
+// tap, the install check, the full-screen control), and the layout at many sizes.
 // Then, on the real clock: a shake made of synthetic devicemotion events rolls; a reload
 // in the middle of a game offers CONTINUE, which restores it exactly; the page starts
 // with the network off. Every console error, page error and failed request is reported.
 import fs from "node:fs";
 import { launch, watch } from "./browser.mjs";
+import { PHONE, TOUCH, firstVisit, insecureVisit, layouts, muteVisit } from "./phone.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
   if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
@@ -20,7 +24,9 @@ const BASE = args.url;
 const plans = JSON.parse(fs.readFileSync(args.plans, "utf8"));
 const result = { plans: [], errors: [] };
 
-const { context, close } = await launch({ width: 360, height: 740 });
+// A phone: touch, a mobile viewport, the browser's default autoplay policy (no sound
+// before a gesture). Taps and holds are touches (CDP's touch events), never clicks.
+const { context, close } = await launch(PHONE, TOUCH);
 const page = context.pages()[0] || await context.newPage();
 watch(page, result.errors);
 // No external resources: every request stays on the page's own server.
@@ -28,6 +34,7 @@ page.on("request", (r) => {
   const u = r.url();
   if (!u.startsWith(BASE) && !u.startsWith("data:") && !u.startsWith("blob:")) result.errors.push(`external request: ${u}`);
 });
+const touch = await context.newCDPSession(page);
 
 async function open(query) {
   await page.goto(BASE + query);
@@ -43,12 +50,21 @@ async function centers() {
   return out;
 }
 
+// A finger down on (x, y) / lifted.
+async function fingerDown([x, y]) {
+  await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y, id: 1 }] });
+}
+
+async function fingerUp() {
+  await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+}
+
 // One plan: its ops in order; "boot" opens the page on a fresh save slot.
 async function replay(name, ops, slotBase) {
   const t0 = Date.now();
   const rec = { name, snaps: 0, steps: 0, mismatches: [], boots: 0, ms: 0, end: null };
   let at = null;
-  let mouseOn = null;  // the button the mouse holds down
+  let held = null;  // the button the finger holds down
   for (const op of ops) {
     const [kind, a, b] = op;
     if (kind === "boot") {
@@ -60,15 +76,14 @@ async function replay(name, ops, slotBase) {
       if (!await page.evaluate((n) => window.pd.step(n), a)) throw new Error(`${name}: the firmware stopped`);
     } else if (kind === "press" || (kind === "shake" && a === 1)) {
       const button = kind === "press" ? a : "SHAKE";
-      if (mouseOn) throw new Error(`${name}: two buttons at once (${mouseOn}, ${button})`);
-      await page.mouse.move(...at[button]);
-      await page.mouse.down();
-      mouseOn = button;
+      if (held) throw new Error(`${name}: two buttons at once (${held}, ${button})`);
+      await fingerDown(at[button]);
+      held = button;
     } else if (kind === "release" || kind === "shake") {
       const button = kind === "release" ? a : "SHAKE";
-      if (mouseOn !== button) throw new Error(`${name}: ${button} let go but ${mouseOn} held`);
-      await page.mouse.up();
-      mouseOn = null;
+      if (held !== button) throw new Error(`${name}: ${button} let go but ${held} held`);
+      await fingerUp();
+      held = null;
     } else if (kind === "snap") {
       rec.snaps++;
       const got = await page.evaluate(() => window.pd.frame());
@@ -82,6 +97,12 @@ async function replay(name, ops, slotBase) {
 }
 
 try {
+  // A phone's first visit (its own server, which counts the bytes), then the layouts.
+  if (args.fresh) result.first = await firstVisit(args.fresh);
+  result.layouts = await layouts(BASE);
+  result.lan = await insecureVisit(BASE);
+  result.mute = await muteVisit(BASE);
+
   for (const [name, plan] of Object.entries(plans)) {
     result.plans.push(await replay(name, plan.ops, name.replace(/\W/g, "")));
   }
@@ -102,10 +123,8 @@ try {
     const at = await centers();
     for (const [kind, a] of ops.slice(1, cut)) {
       if (kind === "step") await page.evaluate((n) => window.pd.step(n), a);
-      else if (kind === "press" || (kind === "shake" && a === 1)) {
-        await page.mouse.move(...at[kind === "press" ? a : "SHAKE"]);
-        await page.mouse.down();
-      } else if (kind === "release" || kind === "shake") await page.mouse.up();
+      else if (kind === "press" || (kind === "shake" && a === 1)) await fingerDown(at[kind === "press" ? a : "SHAKE"]);
+      else if (kind === "release" || kind === "shake") await fingerUp();
     }
     const before = await page.evaluate(() => window.pd.state());
     const frameBefore = await page.evaluate(() => window.pd.frame());
@@ -114,10 +133,9 @@ try {
     await page.evaluate(() => window.pd.step(60));
     const menu = await page.evaluate(() => window.pd.state());
     const at2 = await centers();
-    await page.mouse.move(...at2.OK);
-    await page.mouse.down();
+    await fingerDown(at2.OK);
     await page.evaluate(() => window.pd.step(3));
-    await page.mouse.up();
+    await fingerUp();
     await page.evaluate(() => window.pd.step(30));
     const after = await page.evaluate(() => window.pd.state());
     const frameAfter = await page.evaluate(() => window.pd.frame());

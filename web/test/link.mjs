@@ -16,7 +16,8 @@
 //            dropped seat that is the round's roller with the WILD up stops the round,
 //            "WAIT: GREEN SETS THE WILD", a firmware matter seen here 2026-12-07)
 //   restart  a host and a guest, 20 % of frames dropped; the guest's page reloads in
-//            round 2 and the host's in round 4 (CONTINUE): the game ends
+//            round 2 and the host's in round 4 (CONTINUE): the game ends; then which
+//            of PeerJS and the QR encoder each page's offline copy holds
 //   drop     a host and a guest, 20 % of every page's frames dropped by the transport
 //   bench    a host and a guest for 3 rounds: connect time, round trips, bytes
 // The report: each page's pilot log (round, seat, over, lost lines), its transport's
@@ -180,6 +181,22 @@ async function until(pages, done, each) {
 
 const allOver = (ps) => () => ps.every((p) => p.over() !== null);
 
+// Which of the link's lazily loaded files (PeerJS, the QR encoder) each page's offline
+// copy holds: the service worker caches them at their first use (web/sw.js).
+async function cached(pages) {
+  report.cached = {};
+  for (const p of pages) {
+    report.cached[p.name] = await p.page.evaluate(async () => {
+      const have = new Set();
+      for (const key of await caches.keys()) {
+        const c = await caches.open(key);
+        for (const f of ["peerjs.min.js", "qrcode.mjs"]) if (await c.match(f)) have.add(f);
+      }
+      return [...have].sort();
+    });
+  }
+}
+
 try {
   if (SCENARIO === "game") {
     const t = await table(3, "host:3:0:0");
@@ -220,6 +237,7 @@ try {
         await t.h.open({ pilot: "cont:1:0:0", drop: "20" });
       }
     });
+    if (SCENARIO === "restart") await cached(t.all);
   } else if (SCENARIO === "bench") {
     const t0 = Date.now();
     const t = await table(1, "host:1:0:0");

@@ -3,10 +3,11 @@
 //
 //   node web/test/shots.mjs --url http://127.0.0.1:PORT/ --out DIR
 //
-// A phone in portrait (360 x 740) and a laptop (1280 x 800), each in the same moment of
-// a Shake Up game against a CPU (seeded dice, the clock stepped by the script, so the
-// panel shows the same frame each time).
+// A phone in portrait (390 x 844) and in landscape (844 x 390), both touch screens, and a
+// laptop (1280 x 800), each in the same moment of a Shake Up game against a CPU (seeded
+// dice, the clock stepped by the script, so the panel shows the same frame each time).
 import { launch } from "./browser.mjs";
+import { TOUCH } from "./phone.mjs";
 import path from "node:path";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
@@ -14,10 +15,13 @@ const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) =>
   return acc;
 }, []));
 
-const SIZES = [["web-phone", { width: 360, height: 740 }, false], ["web-laptop", { width: 1280, height: 800 }, true]];
+const PHONE = { ...TOUCH, deviceScaleFactor: 1 };
+const SIZES = [["web-phone", { width: 390, height: 844 }, PHONE],
+  ["web-phone-landscape", { width: 844, height: 390 }, PHONE],
+  ["web-laptop", { width: 1280, height: 800 }, { deviceScaleFactor: 1 }]];
 
-for (const [name, viewport, keys] of SIZES) {
-  const { context, close } = await launch(viewport, { deviceScaleFactor: 1 });
+for (const [name, viewport, extra] of SIZES) {
+  const { context, close } = await launch(viewport, extra);
   const page = context.pages()[0] || await context.newPage();
   await page.goto(args.url + `?clock=step&seed=5&slot=shots-${name}`);
   await page.evaluate(() => window.pd.ready);
@@ -58,7 +62,7 @@ for (const [name, viewport, keys] of SIZES) {
   await step(5);
   await page.mouse.move(0, 0);
   const file = path.join(args.out, name + ".png");
-  await page.screenshot({ path: file, fullPage: !keys });
+  await page.screenshot({ path: file });
   console.log(file);
   await close();
 }

@@ -6,11 +6,7 @@ from core.games import BEST, GAMES, GAMES_TABLE, HIGH, ST_LINK_GAMES, ST_LINK_LA
     ST_LINK_WINS, WINS
 from system.store import SETTINGS_LEN, ST_CPU, STATS_N
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Per settings index, the range (a value out of it gets the default).
 _SET_MIN = b"\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x02\x00\x01\x00"

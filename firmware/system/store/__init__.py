@@ -39,11 +39,7 @@ import os
 
 from core.games import BEST, GAMES, HIGH, WINS, game
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 try:
     from binascii import crc32  # CRC-32 (IEEE, as zlib), unsigned on both pythons
@@ -358,7 +354,7 @@ class Store:
             self._bad(SETTINGS, MSG_SETTINGS)
             p = None
         if p is not None:
-            from system.store_check import settings_in_range  # (boot only: forgotten after it)
+            from system.store.check import settings_in_range  # (boot only: forgotten after it)
             settings_in_range(ba, p)
         return ba
 
@@ -369,7 +365,7 @@ class Store:
             return self._fin  # a game's count not yet on flash: newer than the file
         p = self._load(STATS, _T_STATS, MSG_STATS)
         if p is not None:
-            from system.store_check import stats_ok  # (boot and the stats screen: forgotten after)
+            from system.store.check import stats_ok  # (boot and the stats screen: forgotten after)
             if len(p) not in (STATS_LEN, _STATS_OLD, _STATS_CPU, _STATS_SOLO) \
                     or not stats_ok(p):
                 self._bad(STATS, MSG_STATS)  # well-formed, but no play gives it: damaged
