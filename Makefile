@@ -33,7 +33,7 @@ JOBS ?= auto
 # rest, not beside it, where two loaded cores made them miss (2026-12-04, 2 cores); two
 # files at a time among themselves.
 ALONE := test_powercut.py test_emuboard.py test_emuboard_device.py test_device_report.py \
-	test_link_radio.py test_soak.py
+	test_link_radio.py test_soak.py test_web_link.py
 # The linked games (2-4 light processes waiting on UDP most of the time, ~4 minutes;
 # they passed beside two busy workers): run beside the rest, in a process of their own.
 BESIDE := test_link_e2e.py
@@ -44,7 +44,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 help:
 	@echo "make sim [HEAP=120k] [PY=cpython] [WINDOW=1] [SOURCE=1] [BOARD=sim]  play on this computer"
-	@echo "make web [WEB_PORT=8000] [WEB_HOST=0.0.0.0]  play in a browser: build the page, serve it on 127.0.0.1 (or the LAN)"
+	@echo "make web [WEB_PORT=8000] [WEB_HOST=0.0.0.0]  play in a browser: build the page, serve it on 127.0.0.1 (and a PeerServer on WEB_PORT+1), or the LAN"
 	@echo "make web-dist                    the page as a static site -> build/web/ (index.html at its root)"
 	@echo "make web-deps                   the page's npm packages, pinned by web/package-lock.json -> web/node_modules"
 	@echo "make web-shots                   the page's screenshots (phone, laptop) -> tools/screenshots/web-*.png"
@@ -124,6 +124,7 @@ test-fast: $(STAMP)
 bench: $(STAMP) $(if $(NPM),$(WEB_STAMP))
 	$(VPY) tools/bench/bench.py $(if $(QUICK),--quick)
 	$(if $(NPM),$(VPY) tools/bench/web_bench.py $(if $(QUICK),--quick))
+	$(if $(NPM),$(VPY) tools/bench/web_link_bench.py)
 	$(VPY) tools/flashing/build.py --board esp32_devkit --quiet
 	build/mp32/obj/micropython -X heapsize=512k tools/cpu/cpu_report.py --part time --part memory --lib build/esp32_devkit $(if $(QUICK),--quick)
 	$(VPY) tools/bench/bench_link.py $(if $(QUICK),--quick)

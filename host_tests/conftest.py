@@ -87,6 +87,9 @@ SLOW = {
     # (the page in Chromium: its module fixture runs every plan, and the phone's
     # first visit builds the lean site; every test of the file: "*")
     "test_web.py": ("*",),
+    # (link games between pages in Chromium, a whole game each, minutes; the site's link
+    # files without a browser stay in test_web_radio.py)
+    "test_web_link.py": ("*",),
 }
 
 

@@ -5,7 +5,11 @@
 const VERSION = "__VERSION__";
 const CACHE = "pocket-dice-" + VERSION;
 const PAGE = ["./", "pd.js", "micropython.mjs", "micropython.wasm", "files.json", "bundle.bin",
-  "app.webmanifest", "icon-192.png", "icon-512.png"];
+  "app.webmanifest", "icon-192.png", "icon-512.png", "link_radio.js", "link.json"];
+// The link game's PeerJS and QR encoder (tools/web/web_link.py LAZY): fetched only when a
+// link game first starts, and cached then, so a first visit does not pay for them and a
+// later link game loads them from here (it needs the network anyway: the signalling).
+const LAZY = ["peerjs.min.js", "qrcode.mjs"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -32,6 +36,12 @@ self.addEventListener("fetch", (event) => {
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(event.request, { ignoreSearch: true });
-    return hit || fetch(event.request);
+    if (hit) return hit;
+    const res = await fetch(event.request);
+    const url = new URL(event.request.url);
+    if (res.ok && url.origin === location.origin && LAZY.includes(url.pathname.split("/").pop())) {
+      await cache.put(event.request, res.clone());
+    }
+    return res;
   })());
 });

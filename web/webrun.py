@@ -19,6 +19,10 @@ return is enough), and the firmware collects at every screen change.
 
 The port has no os.urandom: the dice come from crypto.getRandomValues (or, for the
 tests, core.seeded.Seeded(seed) as the unix-port tests use).
+
+The link game's tests put a player at the buttons with the page's `?pilot=ROLE...`
+(tools/sim/link_pilot.py, as simrun's --pilot): it plays before each frame, and its log
+lines go to the page's `pdlink.log` (web/link_radio.js) instead of a file.
 """
 import sys
 
@@ -43,14 +47,46 @@ def crypto_source(n):
     return bytes(out)
 
 
+class PilotLog:
+    """The pilot's log file, written into the page's list (pdlink.log)."""
+
+    def write(self, s):
+        for line in s.split("\n"):
+            if line:
+                js.window.pdlink.log.push(line)
+
+    def flush(self):
+        pass
+
+
+def _pilot():
+    """The page's ?pilot= (link_radio.js reads the query), or "" for none."""
+    link = getattr(js.window, "pdlink", None)
+    p = getattr(link, "pilot", None) if link is not None else None
+    return p if isinstance(p, str) else ""
+
+
 class Web(simrun.Runner):
     def __init__(self, seed=-1):
         self.buf = bytearray()
         self.fixed = seed
         opts = dict(simrun.DEFAULTS)
         # prompt: the screen's texts (P lines), the page's aria-live line for screen readers
-        opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW, "prompt": "1"})
+        opts.update({"root": "", "board": "esp32_devkit", "fs": FS, "firmware": FW, "prompt": "1",
+                     "pilot": _pilot()})
         simrun.Runner.__init__(self, opts)
+        self.asked = -1
+        if self.pilot is not None:
+            self.pilot.log = PilotLog()
+
+    def watch(self):
+        """The pilot's log also says when the host is asked about a lost guest: "lost S"
+        (the seat), which link_pilot.py answers without a word."""
+        a = getattr(self.app.screen, "asking", -1)
+        if isinstance(a, int) and a != self.asked:
+            self.asked = a
+            if a >= 0:
+                self.pilot.say("lost %d" % a)
 
     def source(self):
         if self.fixed >= 0:
@@ -87,7 +123,13 @@ def tick(now):
     """One frame at `now` ms since boot (the clock restarts at 0 after each boot: the
     page reads `boots()`); a deep sleep is entered here (Z 1) and left by wake()."""
     w = web
+    p = w.pilot
+    if p is not None:
+        p.tick(now)
     w.step(now)
+    if p is not None:
+        p.after()
+        w.watch()
     w.publish()
     if w.asleep_now():
         w.enter_deep()

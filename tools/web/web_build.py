@@ -16,9 +16,14 @@ as [name, path, offset, size]:
   for the device (main.py and boot.py source, the rest .mpy, board.mpy), unmodified;
 - sim/: the simulator's stand-ins the firmware runs on (tools/sim: machine.py and its
   panel and sensor models, simrun.py), compiled by mpy-cross, at /tools/sim;
-- py/webrun.mpy: the page's Python half (web/webrun.py), compiled, at /web.
+- py/webrun.mpy: the page's Python half (web/webrun.py), compiled, at /web;
+- the link game's (tools/web/web_link.py): py/radio.mpy, the page's radio, over the
+  device's /fw/link/radio.mpy (and, for the tests, the link tests' player).
+Besides, the link game's page files (web_link.py): link_radio.js and link.json, loaded
+with the page, and PeerJS and the QR encoder, loaded when a link game first starts.
 The version (files.json, the service worker's cache name) is a hash of every file.
-Building needs Python, mpy-cross and the port's package, nothing the tests use.
+Building needs Python, mpy-cross and the port's and the link's packages, nothing the
+tests use.
 """
 import argparse
 import hashlib
@@ -26,6 +31,7 @@ import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,7 +40,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from paths import ROOT  # noqa: E402  (and the tools' folders on sys.path)
 import build as fwbuild  # noqa: E402
+import peer_server  # noqa: E402
 import web_icon  # noqa: E402
+import web_link  # noqa: E402
 
 BOARD = "esp32_devkit"
 PORT_PKG = os.path.join("web", "node_modules", "@micropython", "micropython-webassembly-pyscript")
@@ -61,6 +69,11 @@ def port_dir(root=ROOT, given=""):
     return d
 
 
+def modules_dir(pdir):
+    """The node_modules the port's package is in (PeerJS's and the QR encoder's too)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(pdir)))
+
+
 def _walk(top):
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames.sort()
@@ -75,21 +88,22 @@ def _compile(src, dst, name):
         raise WebBuildError("mpy-cross failed on %s:\n%s%s" % (src, res.stdout, res.stderr))
 
 
-def _parts(tmp, root, board):
+def _parts(tmp, root, board, pilot):
     """The files bundle.bin carries, made in tmp: [(name, path in the port, host file)]."""
     fwbuild.build(board, tmp, firmware=os.path.join(root, "firmware"),
                   boards_dir=os.path.join(root, "boards"))
     fw = os.path.join(tmp, board)
     out = [("fw/" + os.path.relpath(f, fw).replace(os.sep, "/"),
             "/fw/" + os.path.relpath(f, fw).replace(os.sep, "/"), f) for f in _walk(fw)]
-    # The host side, compiled too (the page starts sooner than compiling sources).
-    for fn in SIM_FILES:
-        mpy = os.path.join(tmp, fn[:-3] + ".mpy")
-        _compile(os.path.join(root, "tools", "sim", fn), mpy, "tools/sim/" + fn)
-        out.append(("sim/" + fn[:-3] + ".mpy", "/tools/sim/" + fn[:-3] + ".mpy", mpy))
-    mpy = os.path.join(tmp, "webrun.mpy")
-    _compile(os.path.join(root, "web", "webrun.py"), mpy, "web/webrun.py")
-    out.append(("py/webrun.mpy", "/web/webrun.mpy", mpy))
+    # The host side, compiled too (the page starts sooner than compiling sources); the
+    # link's after the device's link/radio.mpy: the page's radio is the one imported.
+    srcs = [("tools/sim/" + fn, "sim/" + fn[:-3] + ".mpy", "/tools/sim/" + fn[:-3] + ".mpy")
+            for fn in SIM_FILES]
+    srcs.append(("web/webrun.py", "py/webrun.mpy", "/web/webrun.mpy"))
+    for src, name, path in srcs + web_link.sources(pilot):
+        mpy = os.path.join(tmp, os.path.basename(name))
+        _compile(os.path.join(root, *src.split("/")), mpy, src)
+        out.append((name, path, mpy))
     return out
 
 
@@ -105,8 +119,10 @@ def app_manifest():
     }
 
 
-def build(out, root=ROOT, board=BOARD, port=""):
-    """Writes the site into out (emptied first); returns files.json's content."""
+def build(out, root=ROOT, board=BOARD, port="", link=None, pilot=False):
+    """Writes the site into out (emptied first); returns files.json's content. link:
+    web_link.add's servers (peer, stun, turn); pilot: the link tests' player in the
+    bundle (`?pilot=`, for the tests only)."""
     pdir = port_dir(root, port)
     if os.path.isdir(out):
         shutil.rmtree(out)
@@ -116,7 +132,7 @@ def build(out, root=ROOT, board=BOARD, port=""):
     # One fetch for them all: bundle.bin is the files' bytes one after the other, each
     # [name, path, offset, size] in files.json (the bytes as in the files, unmodified).
     with tempfile.TemporaryDirectory() as tmp, open(os.path.join(out, "bundle.bin"), "wb") as b:
-        for name, path, host in _parts(tmp, root, board):
+        for name, path, host in _parts(tmp, root, board, pilot):
             with open(host, "rb") as f:
                 data = f.read()
             b.write(data)
@@ -128,6 +144,7 @@ def build(out, root=ROOT, board=BOARD, port=""):
         shutil.copyfile(os.path.join(root, "web", fn), os.path.join(out, fn))
     for n in ICONS:
         web_icon.write(os.path.join(out, "icon-%d.png" % n), n, root)
+    web_link.add(out, root, modules_dir(pdir), **(link or {}))
     h = hashlib.sha256()
     for path in _walk(out):
         h.update(os.path.relpath(path, out).encode() + b"\0")
@@ -224,15 +241,45 @@ def main(argv=None):
                    help="the address to listen on (0.0.0.0: every interface, the LAN too)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--port-dir", default="", help="the WebAssembly port's npm package")
+    p.add_argument("--peer", help="the link game's PeerServer, e.g. https://host/path/ "
+                   "(default: PeerJS's public one; with --serve a local one on 127.0.0.1)")
+    p.add_argument("--stun", help="STUN servers, comma-separated, or none (default: PeerJS's)")
+    p.add_argument("--turn", help="a TURN relay, turn:host:port[,user,password], for networks "
+                   "that need one (docs/browser.md)")
     args = p.parse_args(argv)
+    peers = []  # the local PeerServer, stopped however this ends (Ctrl-C in the build too)
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
-        m = build(os.path.abspath(args.out), port=args.port_dir)
-    except (WebBuildError, fwbuild.BuildError) as e:
+        return _main(args, peers)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        for proc in peers:
+            peer_server.stop(proc)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM as Ctrl-C: the PeerServer stopped on the way out
+
+
+def _main(args, peers):
+    link = {"peer": args.peer, "stun": args.stun, "turn": args.turn}
+    try:
+        # One machine: a local PeerServer, no STUN. On the LAN (--host) the phones could
+        # not reach one on 127.0.0.1: the public one then, as the static site.
+        if args.serve and not args.peer and args.host == "127.0.0.1":
+            proc, pport = peer_server.start(args.port + 1 if args.port else 0,
+                                            mods=modules_dir(port_dir(ROOT, args.port_dir)))
+            peers.append(proc)
+            link.update(peer="http://127.0.0.1:%d/" % pport, stun=args.stun or "none")
+        m = build(os.path.abspath(args.out), port=args.port_dir, link=link)
+    except (WebBuildError, fwbuild.BuildError, peer_server.PeerServerError, OSError,
+            ValueError) as e:
         print("web: %s" % e, file=sys.stderr)
         return 2
     print("web: %s (version %s, %d firmware files, MicroPython %s)" % (
         os.path.relpath(args.out), m["version"], sum(1 for f in m["files"] if f[0].startswith("fw/")),
-        m["port"]))
+        m["port"]), flush=True)
     if not args.serve:
         return 0
     try:
@@ -242,6 +289,8 @@ def main(argv=None):
               file=sys.stderr)
         return 2
     port = srv.server_address[1]
+    if peers:
+        print("web: the link game's PeerServer on %s" % link["peer"], flush=True)
     print("web: play at http://127.0.0.1:%d/  (Ctrl-C stops)" % port, flush=True)
     if args.host != "127.0.0.1":
         for a in lan_addresses():
@@ -250,8 +299,6 @@ def main(argv=None):
                   flush=True)
     try:
         srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
     finally:
         srv.server_close()
     return 0

@@ -8,7 +8,7 @@ import path from "node:path";
 
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+export const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
   "--disable-dev-shm-usage"];
 
