@@ -124,10 +124,11 @@ def test_a_reloaded_guest_and_a_reloaded_host_come_back(site, tmp_path):
     ev = rep["events"]
     assert any(e.startswith("reloaded guest1") for e in ev) and any(e.startswith("reloaded host") for e in ev), ev
     _agree(rep, ["host", "guest1"], 2)
-    # the reloaded guest was silent long enough to be lost (a page's boot, CONTINUE, a
-    # new key): the host was asked, its pilot answered WAIT, and the guest came back
+    # the reloaded guest may be silent long enough to be lost (a page's boot, CONTINUE,
+    # its proof of the pairing's secret) or back within the 3 s: if the host was asked,
+    # it was about that seat alone (its pilot answers WAIT)
     asked = [int(ln[5:]) for ln in rep["pages"]["host"]["lines"] if ln.startswith("lost ")]
-    assert _seat(rep["pages"]["guest1"]) in asked, asked
+    assert set(asked) <= {_seat(rep["pages"]["guest1"])}, asked
     # the reloaded pages played on as the same handhelds: the same seats as before
     for n in ("host", "guest1"):
         seats = {int(ln[5:]) for ln in rep["pages"][n]["lines"] if ln.startswith("seat ")}
